@@ -1,0 +1,329 @@
+//! Legal move generation: quiet moves, and captures per RULES.md (forced, free choice among
+//! them, men capture backwards, flying kings with the landing rule, Turkish strike, crowning
+//! during a capture continuing as a king, sequences played to the end).
+
+use smallvec::SmallVec;
+
+use crate::moves::{Move, MAX_PATH};
+use crate::position::{Color, Position};
+use crate::square::{Square, VALID};
+
+/// Legal moves of one position. Inline up to 128 moves; larger lists (possible only in
+/// contrived king positions) spill to the heap rather than being cut short.
+pub type MoveList = SmallVec<[Move; 128]>;
+
+const NE: i8 = 5;
+const NW: i8 = 4;
+const SE: i8 = -4;
+const SW: i8 = -5;
+const DIRS: [i8; 4] = [NE, NW, SE, SW];
+
+#[inline(always)]
+fn shift(bb: u64, d: i8) -> u64 {
+    (if d > 0 { bb << d } else { bb >> -d }) & VALID
+}
+
+#[inline(always)]
+fn forward_dirs(side: Color) -> [i8; 2] {
+    match side {
+        Color::White => [NE, NW],
+        Color::Black => [SE, SW],
+    }
+}
+
+/// The squares a king on `sq` reaches sliding along `d` over empty squares.
+#[inline(always)]
+fn ray(sq: u64, d: i8, empty: u64) -> u64 {
+    let mut out = 0;
+    let mut t = shift(sq, d) & empty;
+    while t != 0 {
+        out |= t;
+        t = shift(t, d) & empty;
+    }
+    out
+}
+
+impl Position {
+    /// Every legal move, captures only when any capture exists.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_into(&mut list);
+        list
+    }
+
+    /// Fills `list` (cleared first) with every legal move.
+    #[inline]
+    pub fn generate_into(&self, list: &mut MoveList) {
+        list.clear();
+        if self.has_capture() {
+            self.generate_captures(list);
+        } else {
+            self.generate_quiet(list);
+        }
+    }
+
+    /// The men of the side to move that can start a capture.
+    #[inline]
+    fn men_that_capture(&self) -> u64 {
+        let side = self.side_to_move();
+        let opp = self.pieces(side.opponent());
+        let empty = self.empty_squares();
+        let men = self.men(side);
+        let mut out = 0;
+        for d in DIRS {
+            out |= shift(shift(empty, -d) & opp, -d) & men;
+        }
+        out
+    }
+
+    /// Whether the side to move must capture.
+    #[inline]
+    pub fn has_capture(&self) -> bool {
+        if self.men_that_capture() != 0 {
+            return true;
+        }
+        let side = self.side_to_move();
+        let opp = self.pieces(side.opponent());
+        let empty = self.empty_squares();
+        let mut kings = self.kings(side);
+        while kings != 0 {
+            let k = kings & kings.wrapping_neg();
+            kings ^= k;
+            for d in DIRS {
+                let mut t = shift(k, d);
+                while t & empty != 0 {
+                    t = shift(t, d);
+                }
+                if t & opp != 0 && shift(t, d) & empty != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Number of legal moves, without building the list when there is no capture (perft's
+    /// bulk counting).
+    #[inline]
+    pub fn count_legal(&self) -> usize {
+        if self.has_capture() {
+            let mut list = MoveList::new();
+            self.generate_captures(&mut list);
+            return list.len();
+        }
+        let side = self.side_to_move();
+        let empty = self.empty_squares();
+        let men = self.men(side);
+        let mut n = 0;
+        for d in forward_dirs(side) {
+            n += (shift(men, d) & empty).count_ones();
+        }
+        let mut kings = self.kings(side);
+        while kings != 0 {
+            let k = kings & kings.wrapping_neg();
+            kings ^= k;
+            for d in DIRS {
+                n += ray(k, d, empty).count_ones();
+            }
+        }
+        n as usize
+    }
+
+    fn generate_quiet(&self, list: &mut MoveList) {
+        let side = self.side_to_move();
+        let empty = self.empty_squares();
+        let men = self.men(side);
+        let crown = side.crown_rank();
+        for d in forward_dirs(side) {
+            let mut targets = shift(men, d) & empty;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let from = (to as i8 - d) as u8;
+                list.push(Move::quiet(
+                    Square::from_bit_unchecked(from),
+                    Square::from_bit_unchecked(to),
+                    crown & (1 << to) != 0,
+                ));
+            }
+        }
+        let mut kings = self.kings(side);
+        while kings != 0 {
+            let from = kings.trailing_zeros() as u8;
+            kings &= kings - 1;
+            for d in DIRS {
+                let mut targets = ray(1 << from, d, empty);
+                while targets != 0 {
+                    let to = targets.trailing_zeros() as u8;
+                    targets &= targets - 1;
+                    list.push(Move::quiet(
+                        Square::from_bit_unchecked(from),
+                        Square::from_bit_unchecked(to),
+                        false,
+                    ));
+                }
+            }
+        }
+    }
+
+    fn generate_captures(&self, list: &mut MoveList) {
+        let side = self.side_to_move();
+        let mut gen = CaptureGen {
+            opp: self.pieces(side.opponent()),
+            empty: self.empty_squares(),
+            crown: side.crown_rank(),
+            from: Square::from_bit_unchecked(0),
+            path: [Square::from_bit_unchecked(0); MAX_PATH],
+            list,
+        };
+        let mut men = self.men_that_capture();
+        while men != 0 {
+            let from = men.trailing_zeros() as u8;
+            men &= men - 1;
+            gen.start(from);
+            gen.man(from, 0, 0);
+            gen.empty &= !(1 << from);
+        }
+        let mut kings = self.kings(side);
+        while kings != 0 {
+            let from = kings.trailing_zeros() as u8;
+            kings &= kings - 1;
+            gen.start(from);
+            gen.king(from, 0, 0, 0, false);
+            gen.empty &= !(1 << from);
+        }
+    }
+}
+
+/// Depth-first search over one piece's capture sequences. Captured pieces stay on the board
+/// until the move ends (Turkish strike): they block, and cannot be jumped twice.
+struct CaptureGen<'a> {
+    opp: u64,
+    /// Empty squares, the moving piece's start square included (it has left it).
+    empty: u64,
+    crown: u64,
+    from: Square,
+    path: [Square; MAX_PATH],
+    list: &'a mut MoveList,
+}
+
+impl CaptureGen<'_> {
+    #[inline(always)]
+    fn start(&mut self, from: u8) {
+        self.from = Square::from_bit_unchecked(from);
+        self.empty |= 1 << from;
+    }
+
+    fn emit(&mut self, n: usize, captured: u64, promotes: bool) {
+        let to = self.path[n - 1];
+        let from = self.from;
+        if self
+            .list
+            .iter()
+            .any(|m| m.to() == to && m.from() == from && m.captured() == captured)
+        {
+            return;
+        }
+        self.list
+            .push(Move::capture(from, &self.path[..n], captured, promotes));
+    }
+
+    /// A man on `sq` after `n` landings, having taken `captured`.
+    fn man(&mut self, sq: u8, n: usize, captured: u64) {
+        let at = 1u64 << sq;
+        let mut found = false;
+        for d in DIRS {
+            let over = shift(at, d) & self.opp & !captured;
+            if over == 0 {
+                continue;
+            }
+            let land = shift(over, d) & self.empty;
+            if land == 0 {
+                continue;
+            }
+            found = true;
+            let l = land.trailing_zeros() as u8;
+            if n < MAX_PATH {
+                self.path[n] = Square::from_bit_unchecked(l);
+            }
+            if land & self.crown != 0 {
+                // Crowned mid-capture: the sequence goes on, as a king.
+                self.king(l, n + 1, captured | over, -d, true);
+            } else {
+                self.man(l, n + 1, captured | over);
+            }
+        }
+        if !found && n > 0 {
+            self.emit(n, captured, false);
+        }
+    }
+
+    /// A king on `sq` after `n` landings, having taken `captured`; `back` is the direction it
+    /// came from (no capture is possible that way: the piece it just took blocks it).
+    fn king(&mut self, sq: u8, n: usize, captured: u64, back: i8, promotes: bool) {
+        let at = 1u64 << sq;
+        let mut found = false;
+        for d in DIRS {
+            if d == back {
+                continue;
+            }
+            let mut t = shift(at, d);
+            while t & self.empty != 0 {
+                t = shift(t, d);
+            }
+            let over = t & self.opp & !captured;
+            if over == 0 {
+                continue;
+            }
+            let landings = ray(over, d, self.empty);
+            if landings == 0 {
+                continue;
+            }
+            found = true;
+            let taken = captured | over;
+            // The landing rule: where the capture can go on, the king must land there.
+            let mut go_on = 0u64;
+            let mut ls = landings;
+            while ls != 0 {
+                let l = ls & ls.wrapping_neg();
+                ls ^= l;
+                if self.king_can_capture(l, taken, -d) {
+                    go_on |= l;
+                }
+            }
+            let mut ls = if go_on != 0 { go_on } else { landings };
+            while ls != 0 {
+                let l = ls.trailing_zeros() as u8;
+                ls &= ls - 1;
+                if n < MAX_PATH {
+                    self.path[n] = Square::from_bit_unchecked(l);
+                }
+                if go_on != 0 {
+                    self.king(l, n + 1, taken, -d, promotes);
+                } else {
+                    self.emit(n + 1, taken, promotes);
+                }
+            }
+        }
+        if !found && n > 0 {
+            self.emit(n, captured, promotes);
+        }
+    }
+
+    #[inline]
+    fn king_can_capture(&self, at: u64, captured: u64, back: i8) -> bool {
+        for d in DIRS {
+            if d == back {
+                continue;
+            }
+            let mut t = shift(at, d);
+            while t & self.empty != 0 {
+                t = shift(t, d);
+            }
+            if t & self.opp & !captured != 0 && shift(t, d) & self.empty != 0 {
+                return true;
+            }
+        }
+        false
+    }
+}
