@@ -143,7 +143,7 @@ mod tests {
         let a = parse_fen("W:Wa1,c3,Ke5:Bb8").expect("algebraic");
         let n = parse_fen("W:W29,22,K15:B1").expect("numeric");
         assert_eq!(a, n);
-        assert_eq!(to_fen_algebraic(&a), "W:Wc3,Ke5,a1:Bb8");
+        assert_eq!(to_fen_algebraic(&a), "W:WKe5,c3,a1:Bb8");
     }
 
     #[test]
