@@ -1,5 +1,8 @@
 fn main() {
-    let d: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(8);
+    let d: u32 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(8);
     let p = draughts::Position::start();
     for i in 1..=d {
         let t = std::time::Instant::now();

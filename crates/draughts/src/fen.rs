@@ -37,7 +37,11 @@ pub fn parse_fen(text: &str) -> Result<Position, ParseError> {
         let (color, list) = match field.as_bytes()[0].to_ascii_uppercase() {
             b'W' => (Color::White, &field[1..]),
             b'B' => (Color::Black, &field[1..]),
-            _ => return Err(bad(format!("a piece list must start with W or B: {field:?}"))),
+            _ => {
+                return Err(bad(format!(
+                    "a piece list must start with W or B: {field:?}"
+                )))
+            }
         };
         let ci = color as usize;
         if seen[ci] {
@@ -134,7 +138,10 @@ mod tests {
     fn start_position_round_trips() {
         let p = parse_fen(START_FEN).expect("start FEN");
         assert_eq!(p, Position::start());
-        assert_eq!(to_fen(&p), "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+        assert_eq!(
+            to_fen(&p),
+            "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+        );
         assert_eq!(parse_fen(&to_fen(&p)).expect("reparse"), p);
     }
 
@@ -149,17 +156,10 @@ mod tests {
     #[test]
     fn rejects_bad_fens() {
         for f in [
-            "",
-            "X:W1:B2",
-            "W:W1:W2",
-            "W:W33",
-            "W:Wa2",
-            "W:W1,1",
-            "W:W1:B1",
-            "W:W3",       // uncrowned white man on rank 8
-            "B:B29",      // uncrowned black man on rank 1
-            "W:Q1",
-            "W:W5-2",
+            "", "X:W1:B2", "W:W1:W2", "W:W33", "W:Wa2", "W:W1,1", "W:W1:B1",
+            "W:W3",  // uncrowned white man on rank 8
+            "B:B29", // uncrowned black man on rank 1
+            "W:Q1", "W:W5-2",
         ] {
             assert!(parse_fen(f).is_err(), "{f:?} should be rejected");
         }

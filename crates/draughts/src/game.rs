@@ -106,7 +106,9 @@ impl fmt::Display for GameResult {
                     DrawReason::LoneKing => "a lone king survived 15 moves against three pieces",
                     DrawReason::MainDiagonal => "a lone king holds the main diagonal against three",
                     DrawReason::KingsEnding => "no change of forces in a kings ending",
-                    DrawReason::TwoAgainstOne => "two pieces could not catch a lone king in 5 moves",
+                    DrawReason::TwoAgainstOne => {
+                        "two pieces could not catch a lone king in 5 moves"
+                    }
                     DrawReason::Agreement => "agreed",
                 };
                 write!(f, "draw: {why}")
@@ -254,7 +256,9 @@ impl Game {
     }
 
     pub fn position(&self) -> &Position {
-        self.positions.last().unwrap_or_else(|| unreachable!("a game always has a position"))
+        self.positions
+            .last()
+            .unwrap_or_else(|| unreachable!("a game always has a position"))
     }
 
     pub fn start_position(&self) -> &Position {

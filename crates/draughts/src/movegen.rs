@@ -55,8 +55,9 @@ impl Position {
     #[inline]
     pub fn generate_into(&self, list: &mut MoveList) {
         list.clear();
-        if self.has_capture() {
-            self.generate_captures(list);
+        let jumpers = self.men_that_capture();
+        if jumpers != 0 || self.kings_can_capture() {
+            self.captures_into(jumpers, &mut ListSink { list, first: 0 });
         } else {
             self.generate_quiet(list);
         }
@@ -79,9 +80,11 @@ impl Position {
     /// Whether the side to move must capture.
     #[inline]
     pub fn has_capture(&self) -> bool {
-        if self.men_that_capture() != 0 {
-            return true;
-        }
+        self.men_that_capture() != 0 || self.kings_can_capture()
+    }
+
+    #[inline]
+    fn kings_can_capture(&self) -> bool {
         let side = self.side_to_move();
         let opp = self.pieces(side.opponent());
         let empty = self.empty_squares();
@@ -102,14 +105,14 @@ impl Position {
         false
     }
 
-    /// Number of legal moves, without building the list when there is no capture (perft's
-    /// bulk counting).
+    /// Number of legal moves, without building the list (perft's bulk counting).
     #[inline]
     pub fn count_legal(&self) -> usize {
-        if self.has_capture() {
-            let mut list = MoveList::new();
-            self.generate_captures(&mut list);
-            return list.len();
+        let jumpers = self.men_that_capture();
+        if jumpers != 0 || self.kings_can_capture() {
+            let mut sink = CountSink::default();
+            self.captures_into(jumpers, &mut sink);
+            return sink.count();
         }
         let side = self.side_to_move();
         let empty = self.empty_squares();
@@ -166,7 +169,8 @@ impl Position {
         }
     }
 
-    fn generate_captures(&self, list: &mut MoveList) {
+    /// Every capture; `jumpers` are the men that can start one.
+    fn captures_into<S: Sink>(&self, jumpers: u64, sink: &mut S) {
         let side = self.side_to_move();
         let mut gen = CaptureGen {
             opp: self.pieces(side.opponent()),
@@ -174,9 +178,9 @@ impl Position {
             crown: side.crown_rank(),
             from: Square::from_bit_unchecked(0),
             path: [Square::from_bit_unchecked(0); MAX_PATH],
-            list,
+            sink,
         };
-        let mut men = self.men_that_capture();
+        let mut men = jumpers;
         while men != 0 {
             let from = men.trailing_zeros() as u8;
             men &= men - 1;
@@ -195,37 +199,122 @@ impl Position {
     }
 }
 
+/// Where the capture search sends each sequence it completes.
+trait Sink {
+    /// A new piece starts its search.
+    fn start_piece(&mut self);
+    /// A finished sequence. `may_repeat` is false when no other path can take the same pieces
+    /// to the same square (a man needs at least four captures to go round a loop), so the
+    /// duplicate check can be skipped.
+    fn emit(
+        &mut self,
+        from: Square,
+        path: &[Square],
+        captured: u64,
+        promotes: bool,
+        may_repeat: bool,
+    );
+}
+
+/// Builds the move list, one move per (from, to, captured set).
+struct ListSink<'a> {
+    list: &'a mut MoveList,
+    /// The first move of the current piece: only its own moves can repeat an identity.
+    first: usize,
+}
+
+impl Sink for ListSink<'_> {
+    #[inline(always)]
+    fn start_piece(&mut self) {
+        self.first = self.list.len();
+    }
+
+    #[inline]
+    fn emit(
+        &mut self,
+        from: Square,
+        path: &[Square],
+        captured: u64,
+        promotes: bool,
+        may_repeat: bool,
+    ) {
+        let to = path[path.len() - 1];
+        if may_repeat
+            && self.list[self.first..]
+                .iter()
+                .any(|m| m.to() == to && m.captured() == captured)
+        {
+            return;
+        }
+        self.list
+            .push(Move::capture(from, path, captured, promotes));
+    }
+}
+
+/// Counts distinct moves, remembering only those that could be reached twice.
+#[derive(Default)]
+struct CountSink {
+    plain: usize,
+    seen: SmallVec<[(Square, u64); 32]>,
+    first: usize,
+}
+
+impl CountSink {
+    fn count(&self) -> usize {
+        self.plain + self.seen.len()
+    }
+}
+
+impl Sink for CountSink {
+    #[inline(always)]
+    fn start_piece(&mut self) {
+        self.first = self.seen.len();
+    }
+
+    #[inline]
+    fn emit(
+        &mut self,
+        _from: Square,
+        path: &[Square],
+        captured: u64,
+        _promotes: bool,
+        may_repeat: bool,
+    ) {
+        if !may_repeat {
+            self.plain += 1;
+            return;
+        }
+        let to = path[path.len() - 1];
+        if !self.seen[self.first..].contains(&(to, captured)) {
+            self.seen.push((to, captured));
+        }
+    }
+}
+
 /// Depth-first search over one piece's capture sequences. Captured pieces stay on the board
 /// until the move ends (Turkish strike): they block, and cannot be jumped twice.
-struct CaptureGen<'a> {
+struct CaptureGen<'a, S: Sink> {
     opp: u64,
     /// Empty squares, the moving piece's start square included (it has left it).
     empty: u64,
     crown: u64,
     from: Square,
     path: [Square; MAX_PATH],
-    list: &'a mut MoveList,
+    sink: &'a mut S,
 }
 
-impl CaptureGen<'_> {
+impl<S: Sink> CaptureGen<'_, S> {
     #[inline(always)]
     fn start(&mut self, from: u8) {
         self.from = Square::from_bit_unchecked(from);
         self.empty |= 1 << from;
+        self.sink.start_piece();
     }
 
-    fn emit(&mut self, n: usize, captured: u64, promotes: bool) {
-        let to = self.path[n - 1];
-        let from = self.from;
-        if self
-            .list
-            .iter()
-            .any(|m| m.to() == to && m.from() == from && m.captured() == captured)
-        {
-            return;
-        }
-        self.list
-            .push(Move::capture(from, &self.path[..n], captured, promotes));
+    #[inline(always)]
+    fn emit(&mut self, n: usize, captured: u64, promotes: bool, may_repeat: bool) {
+        self.sink
+            .emit(self.from, &self.path[..n], captured, promotes, may_repeat);
     }
 
     /// A man on `sq` after `n` landings, having taken `captured`.
@@ -254,7 +343,7 @@ impl CaptureGen<'_> {
             }
         }
         if !found && n > 0 {
-            self.emit(n, captured, false);
+            self.emit(n, captured, false, n >= 4);
         }
     }
 
@@ -301,12 +390,12 @@ impl CaptureGen<'_> {
                 if go_on != 0 {
                     self.king(l, n + 1, taken, -d, promotes);
                 } else {
-                    self.emit(n + 1, taken, promotes);
+                    self.emit(n + 1, taken, promotes, true);
                 }
             }
         }
         if !found && n > 0 {
-            self.emit(n, captured, promotes);
+            self.emit(n, captured, promotes, true);
         }
     }
 

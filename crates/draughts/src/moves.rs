@@ -39,7 +39,12 @@ impl Move {
 
     /// A capture along `landings` (non-empty, at most [`MAX_PATH`]).
     #[inline]
-    pub(crate) fn capture(from: Square, landings: &[Square], captured: u64, promotes: bool) -> Move {
+    pub(crate) fn capture(
+        from: Square,
+        landings: &[Square],
+        captured: u64,
+        promotes: bool,
+    ) -> Move {
         let n = landings.len().min(MAX_PATH);
         let to = landings[n - 1];
         let mut path = [to; MAX_PATH];

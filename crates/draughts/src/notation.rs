@@ -12,9 +12,7 @@ use crate::square::Square;
 /// trailing annotations (`!`, `?`, `+`, `*`).
 pub fn parse_squares(text: &str) -> Result<Vec<Square>, ParseError> {
     let bad = || ParseError::MoveText(text.to_string());
-    let t = text
-        .trim()
-        .trim_end_matches(['!', '?', '+', '*', '#']);
+    let t = text.trim().trim_end_matches(['!', '?', '+', '*', '#']);
     if t.is_empty() {
         return Err(bad());
     }
@@ -58,11 +56,7 @@ impl Position {
             }),
             many => Err(MoveError::Ambiguous {
                 text: text.trim().to_string(),
-                candidates: many
-                    .iter()
-                    .map(|m| m.text())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                candidates: many.iter().map(|m| m.text()).collect::<Vec<_>>().join(", "),
             }),
         }
     }

@@ -283,7 +283,11 @@ impl<'a> Lexer<'a> {
                 Some(c) => value.push(c),
             }
         }
-        while self.chars.peek().is_some_and(|&(_, c)| c != ']' && c != '\n') {
+        while self
+            .chars
+            .peek()
+            .is_some_and(|&(_, c)| c != ']' && c != '\n')
+        {
             self.bump();
         }
         if self.bump() != Some(']') {

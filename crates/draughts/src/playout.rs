@@ -24,7 +24,7 @@ impl Rng {
     /// Uniform in `0..n` (n > 0).
     #[inline(always)]
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// Uniform in `[0, 1)`.
@@ -43,7 +43,12 @@ pub struct Playout {
 /// Plays uniformly random legal moves from `pos` until the rules end the game or `max_plies`
 /// pass (then a draw by agreement). The draw rules are those of [`Counters`]; repetition is not
 /// tracked (random play almost never repeats, and the king-move rule ends king shuffles).
-pub fn random_playout(pos: &Position, counters: Counters, rng: &mut Rng, max_plies: u32) -> Playout {
+pub fn random_playout(
+    pos: &Position,
+    counters: Counters,
+    rng: &mut Rng,
+    max_plies: u32,
+) -> Playout {
     let mut pos = *pos;
     let mut counters = counters;
     let mut list = MoveList::new();

@@ -301,7 +301,8 @@ impl Position {
         };
         let mut h = self.hash ^ zobrist::SIDE;
         if was_king {
-            h ^= zobrist::piece(own_king, mv.from().bit()) ^ zobrist::piece(own_king, mv.to().bit());
+            h ^=
+                zobrist::piece(own_king, mv.from().bit()) ^ zobrist::piece(own_king, mv.to().bit());
         } else {
             let to_kind = if mv.promotes() { own_king } else { own_man };
             h ^= zobrist::piece(own_man, mv.from().bit()) ^ zobrist::piece(to_kind, mv.to().bit());

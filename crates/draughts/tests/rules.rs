@@ -47,7 +47,10 @@ fn king_must_land_where_the_capture_goes_on() {
 
 #[test]
 fn king_may_land_anywhere_when_nothing_follows() {
-    assert_eq!(moves("W:WKa1:Bc3"), ["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8"]);
+    assert_eq!(
+        moves("W:WKa1:Bc3"),
+        ["a1:d4", "a1:e5", "a1:f6", "a1:g7", "a1:h8"]
+    );
 }
 
 #[test]
@@ -118,8 +121,14 @@ fn two_paths_with_the_same_captures_are_one_move() {
 #[test]
 fn short_capture_text_names_a_unique_move() {
     let p = pos("W:Wa3,e3,h2:Bb4,f4,f6");
-    assert_eq!(p.parse_move("e3:e7").expect("short form").text(), "e3:g5:e7");
-    assert_eq!(p.parse_move("e3xg5xe7").expect("x separator").text(), "e3:g5:e7");
+    assert_eq!(
+        p.parse_move("e3:e7").expect("short form").text(),
+        "e3:g5:e7"
+    );
+    assert_eq!(
+        p.parse_move("e3xg5xe7").expect("x separator").text(),
+        "e3:g5:e7"
+    );
     assert_eq!(p.parse_move("23x16x7").expect("numeric").text(), "e3:g5:e7");
     assert!(p.parse_move("h2-g3").is_err(), "capture is mandatory");
     assert!(p.parse_move("a3:e7").is_err());

@@ -1,0 +1,74 @@
+//! Subcommands of `checkers-robot`. Output goes to stdout in a stable, line-oriented form
+//! other tools can parse; logs and progress go to stderr.
+
+mod bench;
+mod moves;
+mod pdn;
+mod perft;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use draughts::{parse_fen, Position, START_FEN};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "checkers-robot",
+    version,
+    about = "A robot that plays Russian draughts"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Every legal move of a position, full-path notation, one per line, sorted.
+    Moves {
+        /// The position (PDN FEN, numeric or algebraic squares).
+        #[arg(long, default_value = START_FEN)]
+        fen: String,
+    },
+    /// Counts the leaves of the move tree to a depth, with time and speed.
+    Perft(perft::Args),
+    /// PDN game files.
+    Pdn {
+        #[command(subcommand)]
+        command: pdn::Command,
+    },
+    /// Measures random playouts per second and perft throughput.
+    Bench(bench::Args),
+}
+
+/// Input the user got wrong (a malformed FEN, an illegal move, a missing file): exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(pub String);
+
+/// Wraps any error as bad input.
+pub fn bad_input(e: impl std::fmt::Display) -> anyhow::Error {
+    BadInput(e.to_string()).into()
+}
+
+pub fn parse_position(fen: &str) -> anyhow::Result<Position> {
+    parse_fen(fen).map_err(bad_input)
+}
+
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Moves { fen } => moves::run(&fen),
+        Command::Perft(args) => perft::run(&args),
+        Command::Pdn { command } => pdn::run(command),
+        Command::Bench(args) => bench::run(&args),
+    }
+}
