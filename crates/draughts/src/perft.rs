@@ -10,12 +10,19 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_legal() as u64,
-        _ => {
-            let mut list = MoveList::new();
-            pos.generate_into(&mut list);
-            list.iter().map(|m| perft(&pos.after(m), depth - 1)).sum()
-        }
+        _ => perft_from_2(pos, depth),
     }
+}
+
+fn perft_from_2(pos: &Position, depth: u32) -> u64 {
+    let mut list = MoveList::new();
+    pos.generate_into(&mut list);
+    if depth == 2 {
+        return list.iter().map(|m| pos.after(m).count_legal() as u64).sum();
+    }
+    list.iter()
+        .map(|m| perft_from_2(&pos.after(m), depth - 1))
+        .sum()
 }
 
 /// Leaf counts below each legal move, in move-text order.
