@@ -69,7 +69,11 @@ fn pdn_check_names_the_first_illegal_move() {
     .expect("write");
     let o = cli(&["pdn", "check", good.to_str().expect("utf-8 path")]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("game 1 (line 1): ok, 5 plies"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("game 1 (line 1): ok, 5 plies"),
+        "{}",
+        stdout(&o)
+    );
 
     let bad = dir.join("bad.pdn");
     std::fs::write(
@@ -81,6 +85,9 @@ fn pdn_check_names_the_first_illegal_move() {
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
     assert!(out.contains("game 1 (line 1): ok"), "{out}");
-    assert!(out.contains("game 2 (line 4): PDN line 6, move 2... h6-g5"), "{out}");
+    assert!(
+        out.contains("game 2 (line 4): PDN line 6, move 2... h6-g5"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

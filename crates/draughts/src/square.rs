@@ -23,7 +23,7 @@ impl Square {
     /// The square at a 0-based file (a = 0) and rank (1 = 0); `None` for a light square or
     /// one off the board.
     pub const fn from_file_rank(file: u8, rank: u8) -> Option<Square> {
-        if file > 7 || rank > 7 || (file + rank) % 2 != 0 {
+        if file > 7 || rank > 7 || !(file + rank).is_multiple_of(2) {
             return None;
         }
         Some(Square((file + 9 * rank) / 2))
