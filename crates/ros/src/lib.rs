@@ -5,8 +5,15 @@
 
 pub mod args;
 pub mod env;
+pub mod error;
 pub mod names;
+pub mod node;
 pub mod params;
+pub mod qos;
+mod wire;
 
 pub use args::{ArgsError, RosArgs};
+pub use error::RosError;
+pub use node::{Node, Publisher, Subscription};
 pub use params::{ParamValue, Params, ParamsError};
+pub use qos::Qos;

@@ -1,0 +1,24 @@
+use thiserror::Error;
+
+use crate::args::ArgsError;
+use crate::env::EnvError;
+use crate::params::ParamsError;
+
+/// Errors of the ROS layer, each naming what it was about.
+#[derive(Debug, Error)]
+pub enum RosError {
+    #[error(transparent)]
+    Args(#[from] ArgsError),
+    #[error(transparent)]
+    Env(#[from] EnvError),
+    #[error(transparent)]
+    Params(#[from] ParamsError),
+    #[error("invalid name {name:?}: {why}")]
+    Name { name: String, why: String },
+    #[error("cannot create {what}: {why}")]
+    Create { what: String, why: String },
+    #[error("publishing on {topic}: {why}")]
+    Publish { topic: String, why: String },
+    #[error("message on {topic} out of bounds: {why}")]
+    Bounds { topic: String, why: String },
+}

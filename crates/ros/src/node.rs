@@ -1,0 +1,249 @@
+//! A node on the default backend (ros2-client over RustDDS), set up from the command line and
+//! environment exactly as rcl would: name and namespace remaps, parameters, domain, discovery
+//! range.
+
+use std::marker::PhantomData;
+use std::net::{IpAddr, Ipv4Addr};
+use std::pin::Pin;
+
+use checkers_msgs::Interface;
+use futures::{Stream, StreamExt};
+use ros2_client::dds::rustdds::DomainParticipantBuilder;
+use ros2_client::{Context, MessageTypeName, Name, NodeName, NodeOptions};
+
+use crate::args::RosArgs;
+use crate::env::{DiscoveryRange, RosEnv};
+use crate::error::RosError;
+use crate::params::Params;
+use crate::qos::Qos;
+use crate::wire::Wire;
+
+pub struct Node {
+    inner: ros2_client::Node,
+    args: RosArgs,
+    original_name: String,
+    name: String,
+    namespace: String,
+    params: Params,
+}
+
+impl std::fmt::Debug for Node {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Node")
+            .field("name", &self.name)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
+impl Node {
+    /// A node named `default_name` (unless remapped), from this process's arguments and
+    /// environment. Must be called inside a tokio runtime: the node's spinner runs on it.
+    pub fn from_env(default_name: &str) -> Result<Node, RosError> {
+        Node::new(default_name, RosArgs::from_env()?, RosEnv::from_env()?)
+    }
+
+    pub fn new(default_name: &str, args: RosArgs, env: RosEnv) -> Result<Node, RosError> {
+        args.validate(default_name)?;
+        let name = args.node_name(default_name);
+        let namespace = args.namespace(default_name, "/");
+        let fqn = if namespace == "/" {
+            format!("/{name}")
+        } else {
+            format!("{namespace}/{name}")
+        };
+        let params = args.params(&fqn)?;
+        let context = make_context(&env)?;
+        let node_name = NodeName::new(&namespace, &name).map_err(|e| RosError::Name {
+            name: fqn.clone(),
+            why: format!("{e:?}"),
+        })?;
+        let mut inner = context
+            .new_node(
+                node_name,
+                NodeOptions::new().enable_rosout(args.rosout_logs),
+            )
+            .map_err(|e| RosError::Create {
+                what: format!("node {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        let spinner = inner.spinner().map_err(|e| RosError::Create {
+            what: format!("spinner of {fqn}"),
+            why: format!("{e:?}"),
+        })?;
+        tokio::spawn(async move {
+            if let Err(e) = spinner.spin().await {
+                tracing::error!("node spinner stopped: {e:?}");
+            }
+        });
+        Ok(Node {
+            inner,
+            args,
+            original_name: default_name.to_string(),
+            name,
+            namespace,
+            params,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
+    pub fn params(&mut self) -> &mut Params {
+        &mut self.params
+    }
+
+    /// The fully qualified name `topic` resolves to for this node (expansion, then remaps).
+    pub fn resolve(&self, topic: &str) -> String {
+        self.args
+            .resolve(topic, &self.original_name, &self.name, &self.namespace)
+    }
+
+    fn topic<T: Interface>(
+        &mut self,
+        topic: &str,
+        qos: Qos,
+    ) -> Result<(String, ros2_client::dds::rustdds::Topic), RosError> {
+        let fqn = self.resolve(topic);
+        let name = Name::parse(&fqn).map_err(|e| RosError::Name {
+            name: fqn.clone(),
+            why: format!("{e:?}"),
+        })?;
+        let t = self
+            .inner
+            .create_topic(
+                &name,
+                MessageTypeName::new(T::PACKAGE, T::NAME),
+                &qos.profile(),
+            )
+            .map_err(|e| RosError::Create {
+                what: format!("topic {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok((fqn, t))
+    }
+
+    pub fn publisher<T: Interface>(
+        &mut self,
+        topic: &str,
+        qos: Qos,
+    ) -> Result<Publisher<T>, RosError> {
+        let (fqn, t) = self.topic::<T>(topic, qos)?;
+        let inner = self
+            .inner
+            .create_publisher::<Wire<T>>(&t, Some(qos.profile()))
+            .map_err(|e| RosError::Create {
+                what: format!("publisher on {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok(Publisher { inner, topic: fqn })
+    }
+
+    pub fn subscription<T: Interface>(
+        &mut self,
+        topic: &str,
+        qos: Qos,
+    ) -> Result<Subscription<T>, RosError> {
+        let (fqn, t) = self.topic::<T>(topic, qos)?;
+        let inner = self
+            .inner
+            .create_subscription::<Wire<T>>(&t, Some(qos.profile()))
+            .map_err(|e| RosError::Create {
+                what: format!("subscription to {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok(Subscription {
+            inner,
+            topic: fqn,
+            _t: PhantomData,
+        })
+    }
+}
+
+/// A DDS participant on the domain of `ROS_DOMAIN_ID`, kept to loopback when discovery is
+/// limited to the local host.
+fn make_context(env: &RosEnv) -> Result<Context, RosError> {
+    let create = |why: String| RosError::Create {
+        what: format!("DDS participant on domain {}", env.domain_id),
+        why,
+    };
+    let mut builder = DomainParticipantBuilder::new(env.domain_id);
+    if env.discovery != DiscoveryRange::Subnet {
+        builder = builder.with_only_networks([IpAddr::V4(Ipv4Addr::LOCALHOST)]);
+    }
+    let dp = builder.build().map_err(|e| create(format!("{e:?}")))?;
+    Context::from_domain_participant(dp).map_err(|e| create(format!("{e:?}")))
+}
+
+pub struct Publisher<T: Interface> {
+    inner: ros2_client::dds::Publisher<Wire<T>>,
+    topic: String,
+}
+
+impl<T: Interface> std::fmt::Debug for Publisher<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Publisher({})", self.topic)
+    }
+}
+
+impl<T: Interface> Publisher<T> {
+    /// Publishes `msg` after checking its bounds (a peer could reject an oversize message).
+    pub async fn publish(&self, msg: T) -> Result<(), RosError> {
+        msg.check_bounds().map_err(|e| RosError::Bounds {
+            topic: self.topic.clone(),
+            why: e.to_string(),
+        })?;
+        self.inner
+            .async_publish(Wire(msg))
+            .await
+            .map_err(|e| RosError::Publish {
+                topic: self.topic.clone(),
+                why: format!("{e:?}"),
+            })
+    }
+
+    pub fn topic(&self) -> &str {
+        &self.topic
+    }
+}
+
+pub struct Subscription<T: Interface> {
+    inner: ros2_client::dds::Subscription<Wire<T>>,
+    topic: String,
+    _t: PhantomData<T>,
+}
+
+impl<T: Interface> std::fmt::Debug for Subscription<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Subscription({})", self.topic)
+    }
+}
+
+impl<T: Interface> Subscription<T> {
+    /// The messages as a stream. A sample that does not decode is logged with the topic and
+    /// skipped: one bad frame never ends the stream.
+    pub fn stream(&self) -> Pin<Box<dyn Stream<Item = T> + Send + '_>> {
+        let topic = self.topic.clone();
+        Box::pin(self.inner.async_stream().filter_map(move |r| {
+            let topic = topic.clone();
+            async move {
+                match r {
+                    Ok((Wire(m), _info)) => Some(m),
+                    Err(e) => {
+                        tracing::warn!(%topic, "dropping a sample that does not decode: {e:?}");
+                        None
+                    }
+                }
+            }
+        }))
+    }
+
+    pub fn topic(&self) -> &str {
+        &self.topic
+    }
+}
