@@ -43,6 +43,25 @@ fn ray(sq: u64, d: i8, empty: u64) -> u64 {
     out
 }
 
+/// Whether a king on `at` can take one of `targets`, looking along every direction but `back`
+/// (the way it came, where the piece it just took blocks it; 0 for none).
+#[inline(always)]
+fn king_can_capture(at: u64, targets: u64, empty: u64, back: i8) -> bool {
+    for d in DIRS {
+        if d == back {
+            continue;
+        }
+        let mut t = shift(at, d);
+        while t & empty != 0 {
+            t = shift(t, d);
+        }
+        if t & targets != 0 && shift(t, d) & empty != 0 {
+            return true;
+        }
+    }
+    false
+}
+
 impl Position {
     /// Every legal move, captures only when any capture exists.
     pub fn legal_moves(&self) -> MoveList {
@@ -92,14 +111,8 @@ impl Position {
         while kings != 0 {
             let k = kings & kings.wrapping_neg();
             kings ^= k;
-            for d in DIRS {
-                let mut t = shift(k, d);
-                while t & empty != 0 {
-                    t = shift(t, d);
-                }
-                if t & opp != 0 && shift(t, d) & empty != 0 {
-                    return true;
-                }
+            if king_can_capture(k, opp, empty, 0) {
+                return true;
             }
         }
         false
@@ -376,7 +389,7 @@ impl<S: Sink> CaptureGen<'_, S> {
             while ls != 0 {
                 let l = ls & ls.wrapping_neg();
                 ls ^= l;
-                if self.king_can_capture(l, taken, -d) {
+                if king_can_capture(l, self.opp & !taken, self.empty, -d) {
                     go_on |= l;
                 }
             }
@@ -397,22 +410,5 @@ impl<S: Sink> CaptureGen<'_, S> {
         if !found && n > 0 {
             self.emit(n, captured, promotes, true);
         }
-    }
-
-    #[inline]
-    fn king_can_capture(&self, at: u64, captured: u64, back: i8) -> bool {
-        for d in DIRS {
-            if d == back {
-                continue;
-            }
-            let mut t = shift(at, d);
-            while t & self.empty != 0 {
-                t = shift(t, d);
-            }
-            if t & self.opp & !captured != 0 && shift(t, d) & self.empty != 0 {
-                return true;
-            }
-        }
-        false
     }
 }
