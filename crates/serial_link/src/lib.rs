@@ -1,0 +1,1 @@
+//! The framed serial protocol the field, arm and head controllers speak.

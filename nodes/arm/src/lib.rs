@@ -1,0 +1,1 @@
+//! The robot arm: URDF model, Jacobian inverse kinematics, pick-and-place, trajectories, and the arm node.
