@@ -1,1 +1,14 @@
 //! The robot arm: URDF model, Jacobian inverse kinematics, pick-and-place, trajectories, and the arm node.
+//!
+//! - [`config`]: `config/arm.yaml` and `config/board.yaml`; [`board`]: where squares, bin and
+//!   tray slots are;
+//! - [`urdf_gen`]: the URDF generated from the two configs, [`urdf_check`]: its validation;
+//! - [`fk`]: forward kinematics with `k` (TF of every link) and the same chain in closed form
+//!   for the solver; [`ik`]: the inverse-Jacobian iteration; [`closed_form`]: the analytic
+//!   inverse, the independent check;
+//! - [`pick_place`]: the steps of a draughts move; [`trajectory`]: timed joint-space motion.
+
+pub mod board;
+pub mod config;
+
+pub use config::{ArmConfig, BoardConfig, ConfigError, RobotSide};
