@@ -21,4 +21,20 @@ pub enum RosError {
     Publish { topic: String, why: String },
     #[error("message on {topic} out of bounds: {why}")]
     Bounds { topic: String, why: String },
+    #[error("no server for {name} appeared within {waited:?}")]
+    NoServer {
+        name: String,
+        waited: std::time::Duration,
+    },
+    #[error("{name}: no answer within {after:?}")]
+    Timeout {
+        name: String,
+        after: std::time::Duration,
+    },
+    #[error("receiving from {name}: {why}")]
+    Receive { name: String, why: String },
+    #[error("{name}: the server rejected the goal")]
+    GoalRejected { name: String },
+    #[error("{name}: {why}")]
+    Goal { name: String, why: String },
 }

@@ -6,20 +6,32 @@ use std::marker::PhantomData;
 use std::net::{IpAddr, Ipv4Addr};
 use std::pin::Pin;
 
-use checkers_msgs::Interface;
-use futures::{Stream, StreamExt};
-use ros2_client::dds::rustdds::DomainParticipantBuilder;
-use ros2_client::{Context, MessageTypeName, Name, NodeName, NodeOptions};
+use std::sync::atomic::AtomicBool;
 
+use checkers_msgs::builtin_interfaces::msg::Time;
+use checkers_msgs::{ActionInterface, Interface, ServiceInterface};
+use futures::{Stream, StreamExt};
+use ros2_client::action::AsyncActionServer;
+use ros2_client::dds::rustdds::DomainParticipantBuilder;
+use ros2_client::{
+    ActionTypeName, Context, MessageTypeName, Name, NodeName, NodeOptions, ServiceMapping,
+    ServiceTypeName,
+};
+
+use crate::action::{ActionClient, ActionServer};
 use crate::args::RosArgs;
+use crate::clock;
+use crate::discovery::Peers;
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::params::Params;
-use crate::qos::Qos;
+use crate::qos::{self, Qos};
+use crate::service::{ServiceClient, ServiceServer};
 use crate::wire::Wire;
 
 pub struct Node {
     inner: ros2_client::Node,
+    context: Context,
     args: RosArgs,
     original_name: String,
     name: String,
@@ -52,7 +64,9 @@ impl Node {
         } else {
             format!("{namespace}/{name}")
         };
-        let params = args.params(&fqn)?;
+        let mut params = args.params(&fqn)?;
+        // Every rcl node has it; true makes the node's clock follow /clock.
+        let use_sim_time = params.declare("use_sim_time", false)?;
         let context = make_context(&env)?;
         let node_name = NodeName::new(&namespace, &name).map_err(|e| RosError::Name {
             name: fqn.clone(),
@@ -76,8 +90,18 @@ impl Node {
                 tracing::error!("node spinner stopped: {e:?}");
             }
         });
+        if use_sim_time {
+            // ros2-client follows /clock itself once its own copy of the parameter is set.
+            inner
+                .set_parameter("use_sim_time", ros2_client::ParameterValue::Boolean(true))
+                .map_err(|why| RosError::Create {
+                    what: format!("simulated time for {fqn}"),
+                    why,
+                })?;
+        }
         Ok(Node {
             inner,
+            context,
             args,
             original_name: default_name.to_string(),
             name,
@@ -92,6 +116,10 @@ impl Node {
 
     pub fn namespace(&self) -> &str {
         &self.namespace
+    }
+
+    pub(crate) fn args(&self) -> &RosArgs {
+        &self.args
     }
 
     pub fn params(&mut self) -> &mut Params {
@@ -162,6 +190,122 @@ impl Node {
             topic: fqn,
             _t: PhantomData,
         })
+    }
+    fn name_of(&self, kind: &str, name: &str) -> Result<(String, Name), RosError> {
+        let fqn = self.resolve(name);
+        let parsed = Name::parse(&fqn).map_err(|e| RosError::Name {
+            name: format!("{kind} {fqn}"),
+            why: format!("{e:?}"),
+        })?;
+        Ok((fqn, parsed))
+    }
+
+    pub fn service_server<S: ServiceInterface>(
+        &mut self,
+        name: &str,
+    ) -> Result<ServiceServer<S>, RosError> {
+        let (fqn, parsed) = self.name_of("service", name)?;
+        let inner = self
+            .inner
+            .create_server::<Wire<S::Request>, Wire<S::Response>>(
+                ServiceMapping::Enhanced,
+                &parsed,
+                &ServiceTypeName::new(S::PACKAGE, S::NAME),
+                qos::service(),
+                qos::service(),
+            )
+            .map_err(|e| RosError::Create {
+                what: format!("service server {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok(ServiceServer { inner, name: fqn })
+    }
+
+    pub fn service_client<S: ServiceInterface>(
+        &mut self,
+        name: &str,
+    ) -> Result<ServiceClient<S>, RosError> {
+        let (fqn, parsed) = self.name_of("service", name)?;
+        let inner = self
+            .inner
+            .create_client::<Wire<S::Request>, Wire<S::Response>>(
+                ServiceMapping::Enhanced,
+                &parsed,
+                &ServiceTypeName::new(S::PACKAGE, S::NAME),
+                qos::service(),
+                qos::service(),
+            )
+            .map_err(|e| RosError::Create {
+                what: format!("service client {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok(ServiceClient {
+            inner,
+            peers: Peers::service(&fqn),
+            name: fqn,
+            participant: self.context.domain_participant(),
+            ready: AtomicBool::new(false),
+            turn: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    pub fn action_server<A: ActionInterface>(
+        &mut self,
+        name: &str,
+    ) -> Result<ActionServer<A>, RosError> {
+        let (fqn, parsed) = self.name_of("action", name)?;
+        let inner = self
+            .inner
+            .create_action_server::<Wire<A::Goal>, Wire<A::Result>, Wire<A::Feedback>>(
+                ServiceMapping::Enhanced,
+                &parsed,
+                &ActionTypeName::new(A::PACKAGE, A::NAME),
+                qos::action_server(),
+            )
+            .map_err(|e| RosError::Create {
+                what: format!("action server {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok(ActionServer::new(AsyncActionServer::new(inner), fqn))
+    }
+
+    pub fn action_client<A: ActionInterface>(
+        &mut self,
+        name: &str,
+    ) -> Result<ActionClient<A>, RosError> {
+        let (fqn, parsed) = self.name_of("action", name)?;
+        let inner = self
+            .inner
+            .create_action_client::<Wire<A::Goal>, Wire<A::Result>, Wire<A::Feedback>>(
+                ServiceMapping::Enhanced,
+                &parsed,
+                &ActionTypeName::new(A::PACKAGE, A::NAME),
+                qos::action_client(),
+            )
+            .map_err(|e| RosError::Create {
+                what: format!("action client {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok(ActionClient {
+            inner,
+            peers: Peers::action(&fqn),
+            name: fqn,
+            participant: self.context.domain_participant(),
+            ready: AtomicBool::new(false),
+            goal_turn: tokio::sync::Mutex::new(()),
+            result_turn: tokio::sync::Mutex::new(()),
+            cancel_turn: tokio::sync::Mutex::new(()),
+        })
+    }
+
+    /// The node's time: the system clock, or `/clock` when `use_sim_time` is true.
+    pub fn now(&self) -> Time {
+        clock::to_msg(self.inner.time_now())
+    }
+
+    /// A handle the `/rosout` logging layer writes through (see [`crate::logging`]).
+    pub(crate) fn logging_handle(&self) -> ros2_client::dds::NodeLoggingHandle {
+        self.inner.logging_handle()
     }
 }
 

@@ -150,3 +150,110 @@ async fn bad_arguments_exit_with_a_clear_message() {
     assert!(!ok);
     assert!(text.contains("/nonexistent.yaml"), "{text}");
 }
+
+#[tokio::test]
+async fn a_service_call_between_two_processes() {
+    let d = fresh_domain();
+    let _server = probe(d, &["serve", "--ros-args", "-p", "mask:=4095"])
+        .spawn()
+        .expect("spawn server");
+    let (ok, text) = output(probe(d, &["call"]).spawn().expect("spawn client")).await;
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("occupancy 0x00000fff seq 1 success true"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_call_with_no_server_times_out_with_a_clear_error() {
+    let d = fresh_domain();
+    let (ok, text) = output(
+        probe(d, &["call", "--ros-args", "-p", "timeout_s:=1.0"])
+            .spawn()
+            .expect("spawn client"),
+    )
+    .await;
+    assert!(!ok, "{text}");
+    assert!(text.contains("/board/scan"), "{text}");
+}
+
+#[tokio::test]
+async fn an_action_runs_to_its_result_with_feedback() {
+    let d = fresh_domain();
+    let _server = probe(d, &["plan-server", "--ros-args", "-p", "steps:=5"])
+        .spawn()
+        .expect("spawn server");
+    let (ok, text) = output(probe(d, &["plan-client"]).spawn().expect("spawn client")).await;
+    assert!(ok, "{text}");
+    assert!(text.contains("feedback depth 1 best 22-18"), "{text}");
+    assert!(text.contains("outcome succeeded move 22-18"), "{text}");
+}
+
+#[tokio::test]
+async fn an_action_goal_is_cancelled_at_once() {
+    let d = fresh_domain();
+    let _server = probe(d, &["plan-server", "--ros-args", "-p", "steps:=1000"])
+        .spawn()
+        .expect("spawn server");
+    let (ok, text) = output(
+        probe(d, &["plan-client", "--ros-args", "-p", "cancel_after:=2"])
+            .spawn()
+            .expect("spawn client"),
+    )
+    .await;
+    assert!(ok, "{text}");
+    assert!(text.contains("cancel agreed true"), "{text}");
+    assert!(
+        text.contains("outcome canceled move  message \"cancelled\""),
+        "{text}"
+    );
+    let feedbacks = text.matches("feedback depth").count();
+    assert!(feedbacks < 10, "the goal ran on after the cancel: {text}");
+}
+
+#[tokio::test]
+async fn tracing_logs_reach_rosout_in_another_process() {
+    let d = fresh_domain();
+    let _logger = probe(d, &["log", "--ros-args", "-r", "__node:=talker"])
+        .spawn()
+        .expect("spawn logger");
+    let (ok, text) = output(probe(d, &["rosout"]).spawn().expect("spawn reader")).await;
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("rosout talker level 20: probe says hello"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn parameters_from_a_file_and_the_command_line_override_defaults() {
+    let dir = std::env::temp_dir().join(format!("ros_params_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("probe.yaml");
+    std::fs::write(
+        &file,
+        "/**:\n  ros__parameters:\n    ratio: 0.25\n/ns/ros_probe:\n  ros__parameters:\n    label: from_file\n    limits:\n      depth: 9\n    count: 7\n",
+    )
+    .expect("write params file");
+    let file = file.to_string_lossy().into_owned();
+    let args = [
+        "params",
+        "--ros-args",
+        "-r",
+        "__ns:=/ns",
+        "--params-file",
+        file.as_str(),
+        "-p",
+        "count:=42",
+        "-p",
+        "typo:=1",
+    ];
+    let (ok, text) = output(probe(fresh_domain(), &args).spawn().expect("spawn")).await;
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("count 42 ratio 0.25 label from_file limits.depth 9"),
+        "{text}"
+    );
+    assert!(text.contains("unused [\"typo\"]"), "{text}");
+}

@@ -1,52 +1,233 @@
-//! A tiny node for tests and for checking by hand that two processes talk:
-//! `ros_probe pub` publishes a `checkers_msgs/msg/GameState` on `/game/state` (latched) every
-//! 100 ms; `ros_probe sub` prints the first one it receives and exits.
-//! Both take the usual `--ros-args` (remaps, `-p count:=N`) and `ROS_DOMAIN_ID`.
+//! A tiny node for tests, benchmarks and checking by hand that processes talk. Modes:
+//! - `pub` publishes a `checkers_msgs/msg/GameState` on `/game/state` (latched) every 100 ms;
+//!   `sub` prints the first one it receives and exits;
+//! - `serve` answers `checkers_msgs/srv/ScanBoard` on `/board/scan`; `call` calls it once;
+//! - `plan-server` serves the `checkers_msgs/action/PlanMove` action on `/planner/plan`, with
+//!   feedback every 50 ms; `plan-client` sends one goal and may cancel it;
+//! - `log` logs through `tracing`; `rosout` prints the first `/rosout` line that says hello;
+//! - `params` prints a few declared parameters, and overrides no declaration used.
+//!
+//! All take the usual `--ros-args` (remaps, `-p name:=value`) and `ROS_DOMAIN_ID`.
 
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use checkers_msgs::msg::GameState;
+use checkers_msgs::action::{PlanMove, PlanMove_Feedback, PlanMove_Result};
+use checkers_msgs::msg::{BoardOccupancy, GameState};
+use checkers_msgs::rcl_interfaces::msg::Log;
+use checkers_msgs::srv::{ScanBoard, ScanBoard_Request, ScanBoard_Response};
 use futures::StreamExt;
-use ros::{Node, Qos};
+use ros::{GoalOutcome, Node, Qos};
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let mut node = Node::from_env("ros_probe")?;
     let mode = std::env::args().nth(1).unwrap_or_default();
     match mode.as_str() {
-        "pub" => {
-            let count = node.params().declare("count", 100i64)?;
-            let linger = node.params().declare("linger_s", 0.0f64)?;
-            let publisher = node.publisher::<GameState>("/game/state", Qos::State)?;
-            for i in 0..count {
-                let mut msg = GameState {
-                    ply: i as u32,
-                    ..GameState::default()
-                };
-                msg.position.fen = draughts_start_fen().to_string();
-                publisher.publish(msg).await?;
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            tokio::time::sleep(Duration::from_secs_f64(linger.max(0.0))).await;
-        }
-        "sub" => {
-            let timeout = node.params().declare("timeout_s", 20.0f64)?;
-            let sub = node.subscription::<GameState>("/game/state", Qos::State)?;
-            let mut stream = sub.stream();
-            let first = tokio::time::timeout(Duration::from_secs_f64(timeout), stream.next())
-                .await
-                .context("no GameState received in time")?;
-            match first {
-                Some(m) => println!("received ply {} fen {}", m.ply, m.position.fen),
-                None => bail!("the subscription ended"),
-            }
-        }
-        other => bail!("usage: ros_probe pub|sub [--ros-args ...] (got {other:?})"),
+        "pub" => publish(&mut node).await,
+        "sub" => subscribe(&mut node).await,
+        "serve" => serve(&mut node).await,
+        "call" => call(&mut node).await,
+        "plan-server" => plan_server(&mut node).await,
+        "plan-client" => plan_client(&mut node).await,
+        "log" => log(&mut node).await,
+        "rosout" => rosout(&mut node).await,
+        "params" => params(&mut node),
+        other => bail!(
+            "usage: ros_probe pub|sub|serve|call|plan-server|plan-client|log|rosout|params \
+             [--ros-args ...] (got {other:?})"
+        ),
+    }
+}
+
+async fn publish(node: &mut Node) -> anyhow::Result<()> {
+    let count = node.params().declare("count", 100i64)?;
+    let period = node.params().declare("period_s", 0.1f64)?;
+    let linger = node.params().declare("linger_s", 0.0f64)?;
+    let publisher = node.publisher::<GameState>("/game/state", Qos::State)?;
+    for i in 0..count {
+        let mut msg = GameState {
+            ply: i as u32,
+            ..GameState::default()
+        };
+        msg.header.stamp = node.now();
+        msg.position.fen = "W:W21-32:B1-12".to_string();
+        publisher.publish(msg).await?;
+        tokio::time::sleep(Duration::from_secs_f64(period.max(0.0))).await;
+    }
+    tokio::time::sleep(Duration::from_secs_f64(linger.max(0.0))).await;
+    Ok(())
+}
+
+async fn subscribe(node: &mut Node) -> anyhow::Result<()> {
+    let timeout = node.params().declare("timeout_s", 20.0f64)?;
+    let sub = node.subscription::<GameState>("/game/state", Qos::State)?;
+    let mut stream = sub.stream();
+    let first = tokio::time::timeout(Duration::from_secs_f64(timeout), stream.next())
+        .await
+        .context("no GameState received in time")?;
+    match first {
+        Some(m) => println!("received ply {} fen {}", m.ply, m.position.fen),
+        None => bail!("the subscription ended"),
     }
     Ok(())
 }
 
-fn draughts_start_fen() -> &'static str {
-    "W:W21-32:B1-12"
+async fn serve(node: &mut Node) -> anyhow::Result<()> {
+    let mask = node.params().declare("mask", 0xFFF0_0FFFi64)?;
+    let server = node.service_server::<ScanBoard>("/board/scan")?;
+    let mut seq = 0u64;
+    server
+        .serve(|req: ScanBoard_Request| {
+            seq += 1;
+            println!("request {seq} reads {}", req.reads);
+            let response = ScanBoard_Response {
+                occupancy: BoardOccupancy {
+                    occupied: mask as u32,
+                    seq,
+                    ..BoardOccupancy::default()
+                },
+                success: true,
+                message: String::new(),
+            };
+            async move { response }
+        })
+        .await;
+    Ok(())
+}
+
+async fn call(node: &mut Node) -> anyhow::Result<()> {
+    let timeout = node.params().declare("timeout_s", 20.0f64)?;
+    let client = node.service_client::<ScanBoard>("/board/scan")?;
+    let reply = client
+        .call_retrying(
+            ScanBoard_Request { reads: 3 },
+            Duration::from_secs_f64(timeout / 4.0),
+            4,
+        )
+        .await?;
+    println!(
+        "occupancy {:#010x} seq {} success {}",
+        reply.occupancy.occupied, reply.occupancy.seq, reply.success
+    );
+    Ok(())
+}
+
+async fn plan_server(node: &mut Node) -> anyhow::Result<()> {
+    let steps = node.params().declare("steps", 10i64)?;
+    let server = node.action_server::<PlanMove>("/planner/plan")?;
+    loop {
+        let new = server.next_goal().await;
+        println!("goal with budget {}", new.goal().time_budget_s);
+        let mut goal = new.accept().await?;
+        let mut cancelled = false;
+        for depth in 1..=steps {
+            let feedback = PlanMove_Feedback {
+                depth: depth as u32,
+                nodes: depth as u64 * 1000,
+                best_move_text: "22-18".into(),
+                ..PlanMove_Feedback::default()
+            };
+            goal.feedback(feedback).await?;
+            tokio::select! {
+                _ = goal.cancelled() => { cancelled = true; break; }
+                _ = tokio::time::sleep(Duration::from_millis(50)) => {}
+            }
+        }
+        let mut result = PlanMove_Result {
+            algorithm: "probe".into(),
+            ..PlanMove_Result::default()
+        };
+        if cancelled {
+            println!("cancelled");
+            result.message = "cancelled".into();
+            goal.canceled(result);
+        } else {
+            result.best_move.from_square = 22;
+            result.best_move.to_square = 18;
+            result.best_move.text = "22-18".into();
+            result.depth = steps as u32;
+            goal.succeed(result);
+        }
+    }
+}
+
+async fn plan_client(node: &mut Node) -> anyhow::Result<()> {
+    let cancel_after = node.params().declare("cancel_after", -1i64)?;
+    let timeout = Duration::from_secs_f64(node.params().declare("timeout_s", 20.0f64)?);
+    let client = node.action_client::<PlanMove>("/planner/plan")?;
+    let goal = client
+        .send_goal(
+            checkers_msgs::action::PlanMove_Goal {
+                time_budget_s: 1.5,
+                ..Default::default()
+            },
+            timeout,
+        )
+        .await?;
+    let mut feedback = std::pin::pin!(goal.feedback());
+    let result = goal.result(timeout);
+    tokio::pin!(result);
+    let mut seen = 0i64;
+    let (outcome, result) = loop {
+        tokio::select! {
+            r = &mut result => break r?,
+            Some(f) = feedback.next() => {
+                seen += 1;
+                println!("feedback depth {} best {}", f.depth, f.best_move_text);
+                if seen == cancel_after {
+                    let agreed = goal.cancel(timeout).await?;
+                    println!("cancel agreed {agreed}");
+                }
+            }
+        }
+    };
+    println!(
+        "outcome {} move {} message {:?}",
+        match outcome {
+            GoalOutcome::Succeeded => "succeeded",
+            GoalOutcome::Canceled => "canceled",
+            GoalOutcome::Aborted => "aborted",
+        },
+        result.best_move.text,
+        result.message
+    );
+    Ok(())
+}
+
+async fn log(node: &mut Node) -> anyhow::Result<()> {
+    let count = node.params().declare("count", 100i64)?;
+    ros::logging::init(node);
+    for i in 0..count {
+        tracing::info!(i, "probe says hello");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    Ok(())
+}
+
+async fn rosout(node: &mut Node) -> anyhow::Result<()> {
+    let timeout = node.params().declare("timeout_s", 20.0f64)?;
+    let sub = node.subscription::<Log>("/rosout", Qos::State)?;
+    let mut lines = std::pin::pin!(sub.stream().filter(|l| {
+        let hello = l.msg.contains("hello");
+        async move { hello }
+    }));
+    let first = tokio::time::timeout(Duration::from_secs_f64(timeout), lines.next())
+        .await
+        .context("no hello on /rosout in time")?;
+    match first {
+        Some(l) => println!("rosout {} level {}: {}", l.name, l.level, l.msg),
+        None => bail!("the subscription ended"),
+    }
+    Ok(())
+}
+
+fn params(node: &mut Node) -> anyhow::Result<()> {
+    let count = node.params().declare("count", 100i64)?;
+    let ratio = node.params().declare("ratio", 0.5f64)?;
+    let label = node.params().declare("label", "default".to_string())?;
+    let depth = node.params().declare("limits.depth", 6i64)?;
+    println!("count {count} ratio {ratio} label {label} limits.depth {depth}");
+    println!("unused {:?}", node.params().unused_overrides());
+    Ok(())
 }

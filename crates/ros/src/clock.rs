@@ -1,0 +1,46 @@
+//! Time as ROS messages carry it.
+
+use checkers_msgs::builtin_interfaces::msg::Time;
+use ros2_client::ROSTime;
+
+/// The system clock as a message stamp (for code that has no node at hand; a node's own clock,
+/// [`crate::Node::now`], follows `/clock` under `use_sim_time`).
+pub fn system_now() -> Time {
+    let since_epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    Time {
+        sec: i32::try_from(since_epoch.as_secs()).unwrap_or(i32::MAX),
+        nanosec: since_epoch.subsec_nanos(),
+    }
+}
+
+pub(crate) fn to_msg(t: ROSTime) -> Time {
+    let nanos = t.to_nanos();
+    Time {
+        sec: nanos.div_euclid(1_000_000_000) as i32,
+        nanosec: nanos.rem_euclid(1_000_000_000) as u32,
+    }
+}
+
+/// Seconds since the epoch, for arithmetic on stamps.
+pub fn seconds(t: &Time) -> f64 {
+    f64::from(t.sec) + f64::from(t.nanosec) * 1e-9
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nanoseconds_split_into_seconds_and_remainder() {
+        let t = to_msg(ROSTime::from_nanos(1_700_000_000_250_000_000));
+        assert_eq!((t.sec, t.nanosec), (1_700_000_000, 250_000_000));
+        assert!((seconds(&t) - 1_700_000_000.25).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_system_clock_is_after_2020() {
+        assert!(system_now().sec > 1_577_836_800);
+    }
+}

@@ -1,0 +1,87 @@
+//! Waiting for the other end of a service or action to be discovered.
+//!
+//! ros2-client's own `wait_for_service` needs the `Node` borrowed for the whole wait, which would
+//! tie every client to its node; and a request written before the server's reader is matched is
+//! lost. So clients poll the participant's discovery database for the server's endpoints (by DDS
+//! topic name), then give matching a moment to follow discovery before the first request.
+
+use std::time::Duration;
+
+use ros2_client::dds::rustdds::DomainParticipant;
+use tokio::time::Instant;
+
+/// How often the discovery database is read while waiting.
+const POLL: Duration = Duration::from_millis(10);
+/// Time between discovering a remote endpoint and our endpoint being matched with it; RustDDS
+/// does both in the same event loop, so this is a margin, not a measured delay.
+const SETTLE: Duration = Duration::from_millis(30);
+
+/// The DDS endpoints a client needs on the other side.
+#[derive(Debug, Clone)]
+pub(crate) struct Peers {
+    /// Topics on which a remote reader must exist (where we write requests).
+    pub readers: Vec<String>,
+    /// Topics on which a remote writer must exist (where replies come from).
+    pub writers: Vec<String>,
+}
+
+impl Peers {
+    pub fn service(fqn: &str) -> Peers {
+        Peers {
+            readers: vec![format!("rq{fqn}Request")],
+            writers: vec![format!("rr{fqn}Reply")],
+        }
+    }
+
+    pub fn action(fqn: &str) -> Peers {
+        let part = |p: &str, s: &str, suffix: &str| format!("{p}{fqn}/_action/{s}{suffix}");
+        Peers {
+            readers: vec![
+                part("rq", "send_goal", "Request"),
+                part("rq", "get_result", "Request"),
+                part("rq", "cancel_goal", "Request"),
+            ],
+            writers: vec![
+                part("rr", "send_goal", "Reply"),
+                part("rr", "get_result", "Reply"),
+                part("rr", "cancel_goal", "Reply"),
+                part("rt", "feedback", ""),
+            ],
+        }
+    }
+
+    fn present(&self, dp: &DomainParticipant) -> bool {
+        let readers = dp.discovered_readers();
+        let writers = dp.discovered_writers();
+        self.readers.iter().all(|t| {
+            readers
+                .iter()
+                .any(|r| &r.subscription_topic_data.topic_name == t)
+        }) && self.writers.iter().all(|t| {
+            writers
+                .iter()
+                .any(|w| &w.publication_topic_data.topic_name == t)
+        })
+    }
+
+    /// True once every endpoint is discovered (and had time to match), false at `deadline`.
+    pub async fn wait(&self, dp: &DomainParticipant, deadline: Instant) -> bool {
+        let mut first_seen: Option<Instant> = None;
+        loop {
+            let now = Instant::now();
+            if self.present(dp) {
+                match first_seen {
+                    Some(t) if now.duration_since(t) >= SETTLE => return true,
+                    Some(_) => {}
+                    None => first_seen = Some(now),
+                }
+            } else {
+                first_seen = None;
+            }
+            if now >= deadline {
+                return false;
+            }
+            tokio::time::sleep(POLL.min(deadline - now)).await;
+        }
+    }
+}

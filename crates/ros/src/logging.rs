@@ -1,0 +1,214 @@
+//! Logging for node code: `tracing` events go to stderr and to `/rosout` (as
+//! `rcl_interfaces/msg/Log`), at the level `--ros-args --log-level` sets, so `ros2 topic echo
+//! /rosout` and rqt_console show our nodes like any other.
+
+use std::cell::Cell;
+use std::fmt::Write as _;
+
+use ros2_client::builtin_interfaces::Time;
+use ros2_client::log::LogLevel;
+use ros2_client::{NodeLoggingHandle, RosoutRaw};
+use tracing::field::{Field, Visit};
+use tracing::{Event, Level, Subscriber};
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+use crate::args::RosArgs;
+use crate::Node;
+
+thread_local! {
+    /// Set while a line is being published: the publisher's own logs must not loop back.
+    static PUBLISHING: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Installs the process-wide logger for `node`. `RUST_LOG`, when set, refines the stderr
+/// filter (e.g. `RUST_LOG=rustdds=debug`). Does nothing if a logger is already installed.
+pub fn init(node: &Node) {
+    let level = level_for(node.args(), node.name());
+    let stderr = node.args().stdout_logs.then(|| {
+        let filter = EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| EnvFilter::new(format!("warn,{}", crate_filter(level))));
+        tracing_subscriber::fmt::layer()
+            .with_writer(std::io::stderr)
+            .with_filter(filter)
+    });
+    let rosout = node.args().rosout_logs.then(|| RosoutLayer {
+        handle: node.logging_handle(),
+        name: logger_name(node),
+        max: level,
+    });
+    // Fails only when a logger exists already (several nodes in one test process): keep it.
+    let _ = tracing_subscriber::registry()
+        .with(stderr)
+        .with(rosout)
+        .try_init();
+}
+
+/// The crates whose logs are the node's own: they log at the node's level and reach `/rosout`.
+const OURS: [&str; 12] = [
+    "ros",
+    "ros_probe",
+    "checkers_robot",
+    "checkers_msgs",
+    "draughts",
+    "planner",
+    "arm",
+    "arbiter",
+    "board_sensor",
+    "expression",
+    "sim",
+    "serial_link",
+];
+
+fn is_ours(target: &str) -> bool {
+    let krate = target.split("::").next().unwrap_or(target);
+    OURS.contains(&krate)
+}
+
+/// Dependencies only warn, except RustDDS, whose warnings about peers that have no locator
+/// are routine on a loopback-only graph; ros2-client's echo of each `/rosout` line is dropped.
+fn crate_filter(level: Level) -> String {
+    let l = level.as_str().to_ascii_lowercase();
+    OURS.iter()
+        .map(|c| format!("{c}={l}"))
+        .chain(["rustdds=error".into(), "ros2_client::rosout=off".into()])
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `--log-level NAME:=LEVEL` for this node wins over a bare `--log-level LEVEL`; rcl's default
+/// is info. rcl's `fatal` has no tracing level: it is treated as error.
+pub fn level_for(args: &RosArgs, node_name: &str) -> Level {
+    let parse = |s: &str| match s.to_ascii_lowercase().as_str() {
+        "debug" => Some(Level::DEBUG),
+        "info" => Some(Level::INFO),
+        "warn" | "warning" => Some(Level::WARN),
+        "error" | "fatal" => Some(Level::ERROR),
+        _ => None,
+    };
+    let specific = args
+        .log_levels
+        .iter()
+        .rev()
+        .find(|(n, _)| n.as_deref() == Some(node_name))
+        .and_then(|(_, l)| parse(l));
+    let general = args
+        .log_levels
+        .iter()
+        .rev()
+        .find(|(n, _)| n.is_none())
+        .and_then(|(_, l)| parse(l));
+    specific.or(general).unwrap_or(Level::INFO)
+}
+
+/// rcl names a node's logger by its namespace and name joined with dots.
+fn logger_name(node: &Node) -> String {
+    let ns = node.namespace().trim_matches('/').replace('/', ".");
+    if ns.is_empty() {
+        node.name().to_string()
+    } else {
+        format!("{ns}.{}", node.name())
+    }
+}
+
+struct RosoutLayer {
+    handle: NodeLoggingHandle,
+    name: String,
+    max: Level,
+}
+
+impl<S: Subscriber> Layer<S> for RosoutLayer {
+    fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
+        let meta = event.metadata();
+        // In tracing, more verbose levels compare greater.
+        if *meta.level() > self.max || !is_ours(meta.target()) || PUBLISHING.with(Cell::get) {
+            return;
+        }
+        let mut text = Text::default();
+        event.record(&mut text);
+        let level = match *meta.level() {
+            Level::ERROR => LogLevel::Error,
+            Level::WARN => LogLevel::Warn,
+            Level::INFO => LogLevel::Info,
+            _ => LogLevel::Debug,
+        };
+        PUBLISHING.with(|p| p.set(true));
+        self.handle.rosout_raw(
+            Time::now(),
+            level,
+            &self.name,
+            &text.0,
+            meta.file().unwrap_or(""),
+            meta.module_path().unwrap_or(""),
+            meta.line().unwrap_or(0),
+        );
+        PUBLISHING.with(|p| p.set(false));
+    }
+}
+
+/// The message, then the other fields as `name=value`.
+#[derive(Default)]
+struct Text(String);
+
+impl Visit for Text {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        if field.name() == "message" {
+            let rest = std::mem::take(&mut self.0);
+            let _ = write!(self.0, "{value:?}");
+            if !rest.is_empty() {
+                self.0.push(' ');
+                self.0.push_str(&rest);
+            }
+        } else {
+            if !self.0.is_empty() {
+                self.0.push(' ');
+            }
+            let _ = write!(self.0, "{}={value:?}", field.name());
+        }
+    }
+
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "message" {
+            self.record_debug(field, &format_args!("{value}"));
+        } else {
+            self.record_debug(field, &value);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(extra: &[&str]) -> RosArgs {
+        let mut all = vec!["prog", "--ros-args"];
+        all.extend_from_slice(extra);
+        RosArgs::parse(all).expect("valid arguments")
+    }
+
+    #[test]
+    fn a_node_specific_level_wins_over_the_general_one() {
+        let a = args(&["--log-level", "warn", "--log-level", "arbiter:=debug"]);
+        assert_eq!(level_for(&a, "arbiter"), Level::DEBUG);
+        assert_eq!(level_for(&a, "planner"), Level::WARN);
+    }
+
+    #[test]
+    fn only_our_crates_reach_rosout() {
+        assert!(is_ours("arbiter::game_loop"));
+        assert!(is_ours("ros"));
+        assert!(!is_ours("rustdds::rtps::writer"));
+        assert!(!is_ours("ros2_client::rosout"));
+        assert!(!is_ours("log"));
+    }
+
+    #[test]
+    fn the_default_is_info_and_fatal_counts_as_error() {
+        assert_eq!(level_for(&args(&[]), "x"), Level::INFO);
+        assert_eq!(
+            level_for(&args(&["--log-level", "FATAL"]), "x"),
+            Level::ERROR
+        );
+    }
+}
