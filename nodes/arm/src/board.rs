@@ -24,6 +24,19 @@ impl BoardConfig {
 
     /// The centre of `sq` on the board's top surface.
     pub fn square_center(&self, sq: Square) -> Point3<f64> {
+        let local = self.square_in_board(sq);
+        let (sin, cos) = self.board.yaw_deg.to_radians().sin_cos();
+        let c = self.center();
+        Point3::new(
+            c.x + cos * local.x - sin * local.y,
+            c.y + sin * local.x + cos * local.y,
+            c.z,
+        )
+    }
+
+    /// The centre of `sq` in the board's own frame: origin at the board's centre on its top,
+    /// x away from the arm, y to the arm's left.
+    pub fn square_in_board(&self, sq: Square) -> Vector2<f64> {
         let s = self.board.square_size_m;
         let (file, rank) = (f64::from(sq.file()), f64::from(sq.rank()));
         // The robot's own first rank is nearest the arm, seen from the robot's seat: for
@@ -32,14 +45,7 @@ impl BoardConfig {
             RobotSide::White => (rank, 3.5 - file),
             RobotSide::Black => (7.0 - rank, file - 3.5),
         };
-        let local = Vector2::new((row - 3.5) * s, left * s);
-        let (sin, cos) = self.board.yaw_deg.to_radians().sin_cos();
-        let c = self.center();
-        Point3::new(
-            c.x + cos * local.x - sin * local.y,
-            c.y + sin * local.x + cos * local.y,
-            c.z,
-        )
+        Vector2::new((row - 3.5) * s, left * s)
     }
 
     /// The point above the bin where the cup lets a captured piece go.

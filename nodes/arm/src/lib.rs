@@ -10,5 +10,11 @@
 
 pub mod board;
 pub mod config;
+pub mod fk;
+pub mod joints;
+pub mod urdf_check;
+pub mod urdf_gen;
 
 pub use config::{ArmConfig, BoardConfig, ConfigError, RobotSide};
+pub use fk::{FkError, Kinematics};
+pub use joints::Joints;
