@@ -1,11 +1,14 @@
 //! A tiny node for tests, benchmarks and checking by hand that processes talk. Modes:
 //! - `pub` publishes a `checkers_msgs/msg/GameState` on `/game/state` (latched) every 100 ms;
-//!   `sub` prints the first one it receives and exits;
+//!   `sub` prints the first one it receives and exits; `sub-occupancy` does the same for
+//!   `/board/occupancy`;
 //! - `serve` answers `checkers_msgs/srv/ScanBoard` on `/board/scan`; `call` calls it once;
 //! - `plan-server` serves the `checkers_msgs/action/PlanMove` action on `/planner/plan`, with
 //!   feedback every 50 ms; `plan-client` sends one goal and may cancel it;
 //! - `log` logs through `tracing`; `rosout` prints the first `/rosout` line that says hello;
-//! - `params` prints a few declared parameters, and overrides no declaration used.
+//! - `params` prints a few declared parameters, and overrides no declaration used;
+//! - `bench` measures discovery, topic latency and service round trips against copies of itself
+//!   in other processes (figures in the README).
 //!
 //! All take the usual `--ros-args` (remaps, `-p name:=value`) and `ROS_DOMAIN_ID`.
 
@@ -13,7 +16,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use checkers_msgs::action::{PlanMove, PlanMove_Feedback, PlanMove_Result};
-use checkers_msgs::msg::{BoardOccupancy, GameState};
+use checkers_msgs::msg::{BoardOccupancy, GameState, Move};
 use checkers_msgs::rcl_interfaces::msg::Log;
 use checkers_msgs::srv::{ScanBoard, ScanBoard_Request, ScanBoard_Response};
 use futures::StreamExt;
@@ -26,6 +29,7 @@ async fn main() -> anyhow::Result<()> {
     match mode.as_str() {
         "pub" => publish(&mut node).await,
         "sub" => subscribe(&mut node).await,
+        "sub-occupancy" => subscribe_occupancy(&mut node).await,
         "serve" => serve(&mut node).await,
         "call" => call(&mut node).await,
         "plan-server" => plan_server(&mut node).await,
@@ -33,8 +37,9 @@ async fn main() -> anyhow::Result<()> {
         "log" => log(&mut node).await,
         "rosout" => rosout(&mut node).await,
         "params" => params(&mut node),
+        "bench" => bench(&mut node).await,
         other => bail!(
-            "usage: ros_probe pub|sub|serve|call|plan-server|plan-client|log|rosout|params \
+            "usage: ros_probe pub|sub|sub-occupancy|serve|call|plan-server|plan-client|log|rosout|params|bench \
              [--ros-args ...] (got {other:?})"
         ),
     }
@@ -51,6 +56,18 @@ async fn publish(node: &mut Node) -> anyhow::Result<()> {
             ..GameState::default()
         };
         msg.header.stamp = node.now();
+        msg.level = "expert".into();
+        // Nested, bounded and unbounded sequences, so a foreign peer decodes every kind of field.
+        msg.last_move = Move {
+            from_square: 22,
+            to_square: 18,
+            path: vec![18],
+            text: "c3-d4".into(),
+            ..Move::default()
+        };
+        msg.legal_moves = vec![msg.last_move.clone(); 3];
+        msg.search_nodes = u64::MAX - 1;
+        msg.search_elapsed_s = 0.5;
         msg.position.fen = "W:W21-32:B1-12".to_string();
         publisher.publish(msg).await?;
         tokio::time::sleep(Duration::from_secs_f64(period.max(0.0))).await;
@@ -68,6 +85,23 @@ async fn subscribe(node: &mut Node) -> anyhow::Result<()> {
         .context("no GameState received in time")?;
     match first {
         Some(m) => println!("received ply {} fen {}", m.ply, m.position.fen),
+        None => bail!("the subscription ended"),
+    }
+    Ok(())
+}
+
+async fn subscribe_occupancy(node: &mut Node) -> anyhow::Result<()> {
+    let timeout = node.params().declare("timeout_s", 20.0f64)?;
+    let sub = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::State)?;
+    let mut stream = sub.stream();
+    let first = tokio::time::timeout(Duration::from_secs_f64(timeout), stream.next())
+        .await
+        .context("no BoardOccupancy received in time")?;
+    match first {
+        Some(m) => println!(
+            "received occupancy {:#010x} seq {} confirmed {} frame {}",
+            m.occupied, m.seq, m.confirmed, m.header.frame_id
+        ),
         None => bail!("the subscription ended"),
     }
     Ok(())
@@ -230,4 +264,90 @@ fn params(node: &mut Node) -> anyhow::Result<()> {
     println!("count {count} ratio {ratio} label {label} limits.depth {depth}");
     println!("unused {:?}", node.params().unused_overrides());
     Ok(())
+}
+
+/// Spawns this program in another mode, in the same domain.
+fn spawn_self(args: &[&str]) -> anyhow::Result<tokio::process::Child> {
+    let exe = std::env::current_exe().context("locating ros_probe")?;
+    tokio::process::Command::new(exe)
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .context("spawning ros_probe")
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+async fn bench(node: &mut Node) -> anyhow::Result<()> {
+    let samples = node.params().declare("samples", 500i64)?.max(10);
+    let sub = node.subscription::<GameState>("/game/state", Qos::State)?;
+    let client = node.service_client::<ScanBoard>("/board/scan")?;
+    let mut stream = sub.stream();
+
+    // Discovery: from starting the publisher process to the first message here.
+    let count = format!("count:={}", samples + 50);
+    let started = std::time::Instant::now();
+    let _publisher = spawn_self(&["pub", "--ros-args", "-p", &count, "-p", "period_s:=0.01"])?;
+    let first = tokio::time::timeout(Duration::from_secs(30), stream.next())
+        .await
+        .context("no first message")?
+        .context("stream ended")?;
+    let discovery = started.elapsed().as_secs_f64();
+    let bytes = cdr_size(&first);
+
+    // Topic latency: the publisher stamps each message with the (shared) system clock.
+    let mut latencies = Vec::new();
+    while latencies.len() < samples as usize {
+        let msg = tokio::time::timeout(Duration::from_secs(10), stream.next())
+            .await
+            .context("the publisher stopped")?
+            .context("stream ended")?;
+        let sent = ros::clock::seconds(&msg.header.stamp);
+        let now = ros::clock::seconds(&ros::clock::system_now());
+        latencies.push((now - sent) * 1e3);
+    }
+    latencies.sort_by(f64::total_cmp);
+
+    // Service round trips, after one call that includes discovery.
+    let _server = spawn_self(&["serve"])?;
+    client
+        .call_retrying(ScanBoard_Request { reads: 1 }, Duration::from_secs(5), 4)
+        .await?;
+    let mut trips = Vec::new();
+    for _ in 0..samples {
+        let t = std::time::Instant::now();
+        client
+            .call(ScanBoard_Request { reads: 1 }, Duration::from_secs(5))
+            .await?;
+        trips.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    trips.sort_by(f64::total_cmp);
+
+    println!("discovery_to_first_message_s: {discovery:.3}");
+    println!("gamestate_bytes: {bytes}");
+    println!(
+        "topic_latency_ms: median {:.3} p99 {:.3} (n={})",
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies.len()
+    );
+    println!(
+        "service_round_trip_ms: median {:.3} p99 {:.3} (n={})",
+        percentile(&trips, 0.5),
+        percentile(&trips, 0.99),
+        trips.len()
+    );
+    Ok(())
+}
+
+fn cdr_size(msg: &GameState) -> usize {
+    cdr_encoding::to_vec::<_, byteorder::LittleEndian>(msg).map_or(0, |v| v.len())
 }
