@@ -1,7 +1,10 @@
 //! Subcommands of `checkers-robot`. Output goes to stdout in a stable, line-oriented form
 //! other tools can parse; logs and progress go to stderr.
 
+mod arena;
 mod bench;
+mod best;
+mod ladder;
 mod moves;
 mod pdn;
 mod perft;
@@ -39,6 +42,10 @@ enum Command {
     },
     /// Measures random playouts per second and perft throughput.
     Bench(bench::Args),
+    /// One planner's move for a position, with its value and search statistics.
+    Best(best::Args),
+    /// Plays two planners against each other, or rates every difficulty level (`--ladder`).
+    Arena(arena::Args),
 }
 
 /// Input the user got wrong (a malformed FEN, an illegal move, a missing file): exit status 2.
@@ -70,5 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(&args),
         Command::Pdn { command } => pdn::run(command),
         Command::Bench(args) => bench::run(&args),
+        Command::Best(args) => best::run(&args),
+        Command::Arena(args) => arena::run(&args),
     }
 }

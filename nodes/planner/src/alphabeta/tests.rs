@@ -1,0 +1,121 @@
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use super::*;
+
+fn decide(fen: &str, limits: Limits) -> Decision {
+    let game = Game::from_fen(fen).expect("fen");
+    AlphaBeta::new()
+        .choose(&game, &limits, &Control::default())
+        .expect("a move")
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn searches_to_the_requested_depth_with_its_move_first_in_the_line() {
+    let fen = "W:Wc1,e3,g3,h2:Bc7,e7,f6,h6";
+    let d = decide(fen, depth(8));
+    let game = Game::from_fen(fen).expect("fen");
+    assert!(game.legal_moves().contains(&d.best));
+    assert_eq!(d.stats.depth, 8);
+    assert_eq!(d.stats.pv.first(), Some(&d.best));
+    assert!(d.stats.seldepth >= 8);
+}
+
+#[test]
+fn sees_a_won_king_ending_as_a_win() {
+    // White king and two men against a lone black man on the edge: it cannot escape.
+    let d = decide("W:WKd4,c3,e3:Ba7", depth(12));
+    assert!(d.value > 200, "{}", d.value);
+    assert!(d.win_probability > 0.75);
+}
+
+#[test]
+fn takes_the_only_capture_and_finds_mate() {
+    // Black's last man is en prise; taking it ends the game.
+    let d = decide("W:Wc3:Bd4", depth(4));
+    assert_eq!(d.best.text(), "c3:e5");
+    assert_eq!(d.value, WIN_SCORE - 1);
+    assert_eq!(d.win_probability, 1.0);
+}
+
+#[test]
+fn same_search_same_answer() {
+    let a = decide(draughts::START_FEN, depth(9));
+    let b = decide(draughts::START_FEN, depth(9));
+    assert_eq!(a.best, b.best);
+    assert_eq!(a.value, b.value);
+    assert_eq!(a.stats.nodes, b.stats.nodes);
+}
+
+#[test]
+fn cancelled_search_still_answers_a_legal_move() {
+    let game = Game::new();
+    let control = Control {
+        cancel: Arc::new(AtomicBool::new(true)),
+        progress: None,
+    };
+    let d = AlphaBeta::new()
+        .choose(&game, &depth(30), &control)
+        .expect("a move");
+    assert!(game.legal_moves().contains(&d.best));
+}
+
+#[test]
+fn reports_progress_each_iteration() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let control = Control {
+        cancel: Arc::default(),
+        progress: Some(Arc::new(move |p: &Progress| {
+            sink.lock()
+                .expect("lock")
+                .push((p.depth, p.nodes, p.best.is_some()));
+        })),
+    };
+    AlphaBeta::new()
+        .choose(&Game::new(), &depth(6), &control)
+        .expect("a move");
+    let seen = seen.lock().expect("lock");
+    assert_eq!(
+        seen.iter().map(|s| s.0).collect::<Vec<_>>(),
+        [1, 2, 3, 4, 5, 6]
+    );
+    assert!(seen.windows(2).all(|w| w[0].1 <= w[1].1));
+    assert!(seen.iter().all(|s| s.2));
+}
+
+#[test]
+fn node_limit_stops_the_search() {
+    let d = decide(
+        draughts::START_FEN,
+        Limits {
+            nodes: Some(5_000),
+            ..Limits::default()
+        },
+    );
+    assert!(d.stats.nodes < 5_000 + 1024, "{}", d.stats.nodes);
+}
+
+#[test]
+fn a_repetition_is_a_draw_to_the_search() {
+    // Kings only: White is a king up but Black's king can keep repeating. Build a history in
+    // which the position after White's best move has occurred before: the search must value a
+    // move into that position as a draw (0), not as the material edge.
+    let mut game = Game::from_fen("W:WKa1,Kc1:BKg1").expect("fen");
+    for mv in ["a1-b2", "g1-h2", "b2-a1", "h2-g1"] {
+        game.play_text(mv).expect("legal");
+    }
+    // a1-b2 now repeats the position after the first ply: with the opponent able to answer
+    // g1-h2 (a third time), the search must not count on that line being winning.
+    let d = AlphaBeta::new()
+        .choose(&game, &depth(1), &Control::default())
+        .expect("a move");
+    assert_ne!(d.best.text(), "a1-b2");
+}

@@ -1,0 +1,178 @@
+//! Playing two planners against each other: one game from an opening, the schedule of a match
+//! (each opening twice, colours swapped), and the game's record.
+
+use draughts::{Color, Game, GameResult};
+
+use crate::openings::Opening;
+use crate::planner::{Control, Limits, Planner};
+use crate::spec::PlannerSpec;
+
+/// Games longer than this are adjudicated drawn (the draw rules end nearly all games sooner).
+pub const DEFAULT_MAX_PLIES: usize = 300;
+
+/// One scheduled game: which opening, and whether A plays White.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    pub index: usize,
+    pub opening: usize,
+    pub a_white: bool,
+}
+
+/// `games` games over `openings` openings: opening `k` is played with A as White, then with
+/// colours swapped, and the openings are cycled.
+pub fn schedule(games: usize, openings: usize) -> Vec<Pairing> {
+    (0..games)
+        .map(|i| Pairing {
+            index: i,
+            opening: (i / 2) % openings.max(1),
+            a_white: i % 2 == 0,
+        })
+        .collect()
+}
+
+/// A finished game and A's points in it.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub pairing: Pairing,
+    pub game: Game,
+    pub points_a: f64,
+    /// Adjudicated a draw at the ply limit.
+    pub adjudicated: bool,
+}
+
+/// Plays `white` against `black` from `start` until the rules end the game or `max_plies`
+/// plies are played (then the game is drawn by agreement). A planner that fails to move loses
+/// by resignation.
+pub fn play(
+    start: Game,
+    white: (&mut dyn Planner, &Limits),
+    black: (&mut dyn Planner, &Limits),
+    max_plies: usize,
+) -> (Game, bool) {
+    let mut game = start;
+    let (w, wl) = white;
+    let (b, bl) = black;
+    w.new_game();
+    b.new_game();
+    let control = Control::default();
+    let first = game.ply_count();
+    while !game.result().is_over() {
+        if game.ply_count() - first >= max_plies {
+            game.agree_draw();
+            return (game, true);
+        }
+        let side = game.position().side_to_move();
+        let decision = match side {
+            Color::White => w.choose(&game, wl, &control),
+            Color::Black => b.choose(&game, bl, &control),
+        };
+        match decision {
+            Ok(d) if game.play(&d.best).is_ok() => {}
+            _ => {
+                tracing::warn!(?side, "planner failed to give a legal move; it resigns");
+                game.resign(side);
+            }
+        }
+    }
+    (game, false)
+}
+
+/// Points for `color` in a finished game.
+pub fn points(result: GameResult, color: Color) -> f64 {
+    match result {
+        GameResult::Win { winner, .. } if winner == color => 1.0,
+        GameResult::Win { .. } => 0.0,
+        _ => 0.5,
+    }
+}
+
+/// Plays one scheduled game between fresh planners of the two specs. Seeds vary with the
+/// game's index so that random planners do not repeat themselves.
+pub fn play_pairing(
+    a: &PlannerSpec,
+    b: &PlannerSpec,
+    openings: &[Opening],
+    pairing: Pairing,
+    max_plies: usize,
+) -> Played {
+    let seed_a = a.seed.wrapping_add(pairing.index as u64 * 7919);
+    let seed_b = b.seed.wrapping_add(pairing.index as u64 * 104_729);
+    let mut pa = a.with_seed(seed_a).build();
+    let mut pb = b.with_seed(seed_b).build();
+    let start = openings
+        .get(pairing.opening)
+        .map(Opening::game)
+        .unwrap_or_default();
+    let (game, adjudicated) = if pairing.a_white {
+        play(
+            start,
+            (pa.as_mut(), &a.limits),
+            (pb.as_mut(), &b.limits),
+            max_plies,
+        )
+    } else {
+        play(
+            start,
+            (pb.as_mut(), &b.limits),
+            (pa.as_mut(), &a.limits),
+            max_plies,
+        )
+    };
+    let a_color = if pairing.a_white {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Played {
+        pairing,
+        points_a: points(game.result(), a_color),
+        game,
+        adjudicated,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::openings::built_in;
+
+    #[test]
+    fn schedule_swaps_colours_per_opening() {
+        let s = schedule(6, 2);
+        assert_eq!(
+            s.iter().map(|p| (p.opening, p.a_white)).collect::<Vec<_>>(),
+            [
+                (0, true),
+                (0, false),
+                (1, true),
+                (1, false),
+                (0, true),
+                (0, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_game_is_played_to_its_end_and_scored() {
+        let a: PlannerSpec = "alphabeta:depth=2".parse().expect("spec");
+        let b: PlannerSpec = "random".parse().expect("spec");
+        let openings = built_in();
+        for pairing in schedule(2, openings.len()) {
+            let played = play_pairing(&a, &b, &openings, pairing, DEFAULT_MAX_PLIES);
+            assert!(played.game.result().is_over());
+            assert!(played.game.ply_count() > openings[0].moves.len());
+            // Two plies of search beat random play.
+            assert_eq!(played.points_a, 1.0, "{}", played.game.result());
+        }
+    }
+
+    #[test]
+    fn the_ply_limit_adjudicates_a_draw() {
+        let a: PlannerSpec = "random:seed=1".parse().expect("spec");
+        let b: PlannerSpec = "random:seed=2".parse().expect("spec");
+        let played = play_pairing(&a, &b, &[], schedule(1, 1)[0], 4);
+        assert!(played.adjudicated);
+        assert_eq!(played.points_a, 0.5);
+        assert_eq!(played.game.ply_count(), 4);
+    }
+}

@@ -1,0 +1,232 @@
+//! Difficulty levels: `config/difficulty/<level>.yaml`, each a ROS 2 params file for the
+//! planner node naming an algorithm and its limits:
+//!
+//! ```yaml
+//! planner:            # or /** for any node
+//!   ros__parameters:
+//!     algorithm: alphabeta
+//!     time_budget_s: 0.5
+//!     depth: 12       # also: sims, nodes, seed, threads
+//!     rank: 6         # the level's place in the ladder, 1 = easiest
+//!     description: "..."
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_yaml::Value;
+
+use crate::spec::{PlannerSpec, SpecError};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    /// The file's stem: `beginner`, `master`...
+    pub name: String,
+    pub rank: u32,
+    pub spec: PlannerSpec,
+    pub description: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LevelError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: not YAML: {source}")]
+    Yaml {
+        path: PathBuf,
+        source: serde_yaml::Error,
+    },
+    #[error("{path}: {why}")]
+    Shape { path: PathBuf, why: String },
+    #[error("{path}: {source}")]
+    Spec { path: PathBuf, source: SpecError },
+    #[error("no difficulty level `{name}` in {dir} (have: {have})")]
+    Unknown {
+        name: String,
+        dir: PathBuf,
+        have: String,
+    },
+}
+
+/// Reads one level from the text of its params file.
+pub fn parse_level(name: &str, text: &str, path: &Path) -> Result<Level, LevelError> {
+    let shape = |why: &str| LevelError::Shape {
+        path: path.to_path_buf(),
+        why: why.to_string(),
+    };
+    let doc: Value = serde_yaml::from_str(text).map_err(|source| LevelError::Yaml {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let node = doc
+        .get("planner")
+        .or_else(|| doc.get("/**"))
+        .ok_or_else(|| shape("expected a top-level key `planner` or `/**`"))?;
+    let params = node
+        .get("ros__parameters")
+        .ok_or_else(|| shape("expected `ros__parameters` under the node key"))?;
+    let algorithm = params
+        .get("algorithm")
+        .and_then(Value::as_str)
+        .ok_or_else(|| shape("`algorithm` must name a planner"))?;
+    let spec_err = |source| LevelError::Spec {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut spec = PlannerSpec::new(algorithm.parse().map_err(spec_err)?);
+    let Some(map) = params.as_mapping() else {
+        return Err(shape("`ros__parameters` must be a mapping"));
+    };
+    let mut rank = 0;
+    let mut description = String::new();
+    for (k, v) in map {
+        let Some(key) = k.as_str() else {
+            return Err(shape("parameter names must be strings"));
+        };
+        let text = match v {
+            Value::Number(n) => n.to_string(),
+            Value::String(s) => s.clone(),
+            Value::Bool(b) => b.to_string(),
+            _ => return Err(shape(&format!("`{key}` must be a number or a string"))),
+        };
+        match key {
+            "algorithm" => {}
+            "rank" => {
+                rank = text
+                    .parse()
+                    .map_err(|_| shape("`rank` must be a whole number"))?;
+            }
+            "description" => description = text,
+            "time_budget_s" => {
+                let secs: f64 = text
+                    .parse()
+                    .map_err(|_| shape("`time_budget_s` must be a number of seconds"))?;
+                if !(secs > 0.0 && secs <= 86_400.0) {
+                    return Err(shape("`time_budget_s` must be above 0 and at most a day"));
+                }
+                spec.limits.time = Some(Duration::from_secs_f64(secs));
+            }
+            other => spec.set(other, &text).map_err(spec_err)?,
+        }
+    }
+    Ok(Level {
+        name: name.to_string(),
+        rank,
+        spec,
+        description,
+    })
+}
+
+pub fn load_level_file(path: &Path) -> Result<Level, LevelError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LevelError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("level")
+        .to_string();
+    parse_level(&name, &text, path)
+}
+
+/// Every `*.yaml` level in `dir`, easiest first (by `rank`, then name).
+pub fn load_all(dir: &Path) -> Result<Vec<Level>, LevelError> {
+    let read = |source| LevelError::Read {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut levels = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(read)? {
+        let path = entry.map_err(read)?.path();
+        if path.extension().and_then(|e| e.to_str()) == Some("yaml") {
+            levels.push(load_level_file(&path)?);
+        }
+    }
+    levels.sort_by(|a, b| a.rank.cmp(&b.rank).then_with(|| a.name.cmp(&b.name)));
+    Ok(levels)
+}
+
+/// The level called `name` in `dir`.
+pub fn load_level(dir: &Path, name: &str) -> Result<Level, LevelError> {
+    let path = dir.join(format!("{name}.yaml"));
+    if path.is_file() {
+        return load_level_file(&path);
+    }
+    let have = load_all(dir)
+        .map(|l| {
+            l.iter()
+                .map(|l| l.name.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    Err(LevelError::Unknown {
+        name: name.to_string(),
+        dir: dir.to_path_buf(),
+        have,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::Algorithm;
+
+    fn parse(text: &str) -> Result<Level, LevelError> {
+        parse_level("test", text, Path::new("test.yaml"))
+    }
+
+    #[test]
+    fn reads_both_node_keys_and_the_limits() {
+        let l = parse(
+            "planner:\n  ros__parameters:\n    algorithm: alphabeta\n    time_budget_s: 0.5\n    depth: 12\n    rank: 6\n    description: the best\n",
+        )
+        .expect("valid");
+        assert_eq!(l.spec.algorithm, Algorithm::AlphaBeta);
+        assert_eq!(l.spec.limits.time, Some(Duration::from_millis(500)));
+        assert_eq!(l.spec.limits.depth, Some(12));
+        assert_eq!(l.rank, 6);
+        assert_eq!(l.description, "the best");
+        let l =
+            parse("/**:\n  ros__parameters:\n    algorithm: mcts\n    sims: 2000\n    seed: 4\n")
+                .expect("valid");
+        assert_eq!(l.spec.limits.sims, Some(2000));
+        assert_eq!(l.spec.seed, 4);
+    }
+
+    #[test]
+    fn explains_bad_files() {
+        let msg = |t: &str| parse(t).expect_err(t).to_string();
+        assert!(msg("other:\n  x: 1\n").contains("`planner` or `/**`"));
+        assert!(msg("planner:\n  algorithm: mcts\n").contains("ros__parameters"));
+        assert!(msg("planner:\n  ros__parameters:\n    depth: 3\n").contains("algorithm"));
+        assert!(msg("planner:\n  ros__parameters:\n    algorithm: chess\n").contains("chess"));
+        assert!(
+            msg("planner:\n  ros__parameters:\n    algorithm: mcts\n    depth: 3\n")
+                .contains("takes no `depth`")
+        );
+        assert!(msg(
+            "planner:\n  ros__parameters:\n    algorithm: alphabeta\n    time_budget_s: -1\n"
+        )
+        .contains("time_budget_s"));
+        assert!(msg("planner: [").contains("not YAML"));
+    }
+
+    #[test]
+    fn the_shipped_levels_load_and_form_a_ladder() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/difficulty");
+        let levels = load_all(&dir).expect("shipped levels load");
+        assert!(levels.len() >= 5, "{}", levels.len());
+        let ranks: Vec<u32> = levels.iter().map(|l| l.rank).collect();
+        assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{ranks:?}");
+        assert!(load_level(&dir, &levels[0].name).is_ok());
+        assert!(matches!(
+            load_level(&dir, "no-such-level"),
+            Err(LevelError::Unknown { .. })
+        ));
+    }
+}

@@ -1,0 +1,349 @@
+//! Planner specs: `alphabeta:time=1s`, `mcts:sims=2000,threads=2`, `minimax:depth=6`,
+//! `alphabeta:depth=12,time=500ms`, `random:seed=3`. An algorithm name, then optionally `:` and
+//! comma-separated `key=value` limits. Durations take `ms`, `s` or `m`; a bare number is seconds.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::alphabeta::AlphaBeta;
+use crate::heuristic::HeuristicPlanner;
+use crate::mcts::Mcts;
+use crate::minimax::Minimax;
+use crate::planner::{Limits, Planner};
+use crate::random::RandomPlanner;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    Random,
+    Heuristic,
+    Minimax,
+    AlphaBeta,
+    Mcts,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 5] = [
+        Algorithm::Random,
+        Algorithm::Heuristic,
+        Algorithm::Minimax,
+        Algorithm::AlphaBeta,
+        Algorithm::Mcts,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Random => "random",
+            Algorithm::Heuristic => "heuristic",
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Mcts => "mcts",
+        }
+    }
+
+    /// The keys a spec of this algorithm may set.
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            Algorithm::Random | Algorithm::Heuristic => &["seed"],
+            Algorithm::Minimax => &["depth", "seed"],
+            Algorithm::AlphaBeta => &["time", "depth", "nodes", "seed"],
+            Algorithm::Mcts => &["time", "sims", "seed", "threads"],
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == t || (t == "alpha-beta" && *a == Algorithm::AlphaBeta))
+            .ok_or_else(|| SpecError::UnknownAlgorithm(s.trim().to_string()))
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SpecError {
+    #[error("empty planner spec: expected e.g. `alphabeta:time=1s`")]
+    Empty,
+    #[error("unknown planner `{0}`: expected one of random, heuristic, minimax, alphabeta, mcts")]
+    UnknownAlgorithm(String),
+    #[error("`{algorithm}` takes no `{key}`: it takes {allowed}")]
+    UnknownKey {
+        algorithm: &'static str,
+        key: String,
+        allowed: String,
+    },
+    #[error("`{0}` needs a value, as in `{0}=...`")]
+    MissingValue(String),
+    #[error("bad value `{value}` for `{key}`: {why}")]
+    BadValue {
+        key: String,
+        value: String,
+        why: &'static str,
+    },
+    #[error("`{0}` is given twice")]
+    Repeated(String),
+}
+
+/// A planner and its limits, as named on the command line or in a difficulty file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannerSpec {
+    pub algorithm: Algorithm,
+    pub limits: Limits,
+    pub seed: u64,
+    /// Search threads (MCTS); `None` for the planner's default.
+    pub threads: Option<usize>,
+}
+
+impl PlannerSpec {
+    pub fn new(algorithm: Algorithm) -> PlannerSpec {
+        PlannerSpec {
+            algorithm,
+            limits: Limits::default(),
+            seed: 1,
+            threads: None,
+        }
+    }
+
+    /// A fresh planner of this spec.
+    pub fn build(&self) -> Box<dyn Planner> {
+        match self.algorithm {
+            Algorithm::Random => Box::new(RandomPlanner::new(self.seed)),
+            Algorithm::Heuristic => Box::new(HeuristicPlanner::new(self.seed)),
+            Algorithm::Minimax => Box::new(Minimax::new(self.seed)),
+            Algorithm::AlphaBeta => Box::new(AlphaBeta::new()),
+            Algorithm::Mcts => Box::new(Mcts::new(self.seed, self.threads.unwrap_or(2))),
+        }
+    }
+
+    /// The same spec with another seed (the arena varies seeds per game).
+    pub fn with_seed(mut self, seed: u64) -> PlannerSpec {
+        self.seed = seed;
+        self
+    }
+
+    /// Sets one `key=value`, as in a spec string or a difficulty file.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), SpecError> {
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim();
+        if !self.algorithm.keys().contains(&key.as_str()) {
+            return Err(SpecError::UnknownKey {
+                algorithm: self.algorithm.name(),
+                allowed: self.algorithm.keys().join(", "),
+                key,
+            });
+        }
+        let bad = |why: &'static str| SpecError::BadValue {
+            key: key.clone(),
+            value: value.to_string(),
+            why,
+        };
+        let count = |v: &str| -> Result<u64, SpecError> {
+            v.replace('_', "")
+                .parse::<u64>()
+                .map_err(|_| bad("expected a whole number"))
+        };
+        match key.as_str() {
+            "time" => self.limits.time = Some(parse_duration(value).map_err(bad)?),
+            "depth" => {
+                let d = count(value)?;
+                if !(1..=100).contains(&d) {
+                    return Err(bad("depth must be 1 to 100 plies"));
+                }
+                self.limits.depth = Some(d as u32);
+            }
+            "nodes" => self.limits.nodes = Some(count(value)?.max(1)),
+            "sims" => {
+                let n = count(value)?;
+                if n == 0 {
+                    return Err(bad("at least one simulation"));
+                }
+                self.limits.sims = Some(n);
+            }
+            "seed" => self.seed = count(value)?,
+            "threads" => {
+                let n = count(value)?;
+                if !(1..=64).contains(&n) {
+                    return Err(bad("threads must be 1 to 64"));
+                }
+                self.threads = Some(n as usize);
+            }
+            _ => unreachable!("keys() lists every key matched here"),
+        }
+        Ok(())
+    }
+}
+
+/// `1s`, `500ms`, `0.25s`, `2m`, `1.5` (seconds).
+pub fn parse_duration(text: &str) -> Result<Duration, &'static str> {
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else {
+        (t, 1.0)
+    };
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| "expected a duration such as 500ms, 1s or 0.5")?;
+    if !v.is_finite() || v <= 0.0 || v * scale > 86_400.0 {
+        return Err("a duration must be above zero and at most a day");
+    }
+    Ok(Duration::from_secs_f64(v * scale))
+}
+
+fn format_duration(d: Duration) -> String {
+    if d < Duration::from_secs(1) && d.subsec_nanos().is_multiple_of(1_000_000) {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{}s", d.as_secs_f64())
+    }
+}
+
+impl FromStr for PlannerSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        let (name, rest) = s.split_once(':').unwrap_or((s, ""));
+        let mut spec = PlannerSpec::new(name.parse()?);
+        let mut seen: Vec<String> = Vec::new();
+        for part in rest.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let Some((k, v)) = part.split_once('=') else {
+                return Err(SpecError::MissingValue(part.to_string()));
+            };
+            let k = k.trim().to_ascii_lowercase();
+            if seen.contains(&k) {
+                return Err(SpecError::Repeated(k));
+            }
+            spec.set(&k, v)?;
+            seen.push(k);
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for PlannerSpec {
+    /// The canonical spec string; parsing it gives the same spec.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        let l = &self.limits;
+        if let Some(d) = l.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(t) = l.time {
+            parts.push(format!("time={}", format_duration(t)));
+        }
+        if let Some(n) = l.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if let Some(n) = l.sims {
+            parts.push(format!("sims={n}"));
+        }
+        if let Some(n) = self.threads {
+            parts.push(format!("threads={n}"));
+        }
+        if self.seed != 1 {
+            parts.push(format!("seed={}", self.seed));
+        }
+        if parts.is_empty() {
+            write!(f, "{}", self.algorithm)
+        } else {
+            write!(f, "{}:{}", self.algorithm, parts.join(","))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(s: &str) -> PlannerSpec {
+        s.parse().expect("valid spec")
+    }
+
+    #[test]
+    fn parses_the_documented_examples() {
+        let a = spec("alphabeta:time=1s");
+        assert_eq!(a.algorithm, Algorithm::AlphaBeta);
+        assert_eq!(a.limits.time, Some(Duration::from_secs(1)));
+        assert_eq!(spec("mcts:sims=2000").limits.sims, Some(2000));
+        assert_eq!(spec("minimax:depth=6").limits.depth, Some(6));
+        let b = spec("alphabeta:depth=12,time=500ms");
+        assert_eq!(b.limits.depth, Some(12));
+        assert_eq!(b.limits.time, Some(Duration::from_millis(500)));
+        assert_eq!(spec("random:seed=3").seed, 3);
+        assert_eq!(spec(" Heuristic ").algorithm, Algorithm::Heuristic);
+        assert_eq!(spec("mcts:time=0.25,threads=1").threads, Some(1));
+    }
+
+    #[test]
+    fn display_round_trips() {
+        for s in [
+            "alphabeta:depth=12,time=500ms",
+            "alphabeta:time=1.5s",
+            "mcts:time=2s,sims=100,threads=2,seed=9",
+            "random",
+            "minimax:depth=6",
+        ] {
+            let p = spec(s);
+            assert_eq!(p.to_string(), s);
+            assert_eq!(spec(&p.to_string()), p);
+        }
+    }
+
+    #[test]
+    fn errors_say_what_is_wrong() {
+        let err = |s: &str| s.parse::<PlannerSpec>().expect_err(s);
+        assert_eq!(err(""), SpecError::Empty);
+        assert!(matches!(err("chess"), SpecError::UnknownAlgorithm(n) if n == "chess"));
+        assert!(err("alphabeta:sims=5")
+            .to_string()
+            .contains("time, depth, nodes"));
+        assert_eq!(
+            err("minimax:depth"),
+            SpecError::MissingValue("depth".into())
+        );
+        assert!(matches!(
+            err("minimax:depth=deep"),
+            SpecError::BadValue { .. }
+        ));
+        assert!(matches!(err("minimax:depth=0"), SpecError::BadValue { .. }));
+        assert!(matches!(
+            err("alphabeta:time=-1s"),
+            SpecError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("alphabeta:time=fast"),
+            SpecError::BadValue { .. }
+        ));
+        assert_eq!(
+            err("mcts:sims=1,sims=2"),
+            SpecError::Repeated("sims".into())
+        );
+    }
+
+    #[test]
+    fn builds_every_algorithm() {
+        for a in Algorithm::ALL {
+            let p = PlannerSpec::new(a).build();
+            assert!(p.name().starts_with(a.name()));
+        }
+    }
+}

@@ -1,0 +1,265 @@
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use anyhow::Context;
+use draughts::pdn::write_pdn;
+use indicatif::{ProgressBar, ProgressStyle};
+use planner::arena::{play_pairing, schedule, Played, DEFAULT_MAX_PLIES};
+use planner::elo::Tally;
+use planner::openings::{built_in, parse_openings, Opening};
+use planner::PlannerSpec;
+
+use super::best::resolve_spec;
+use super::{bad_input, BadInput};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Planner A (`alphabeta:time=1s`, or `level:NAME`).
+    #[arg(long, required_unless_present = "ladder")]
+    a: Option<String>,
+    /// Planner B.
+    #[arg(long, required_unless_present = "ladder")]
+    b: Option<String>,
+    /// Games to play (per pair of levels with `--ladder`). Each opening is played twice, colours
+    /// swapped, so an even number is fairest.
+    #[arg(long)]
+    games: Option<usize>,
+    /// Openings file: one per line, moves from the start or `FEN ; moves`. Default: the
+    /// built-in balanced 3-ply set.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Directory to save every game into as PDN.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=64))]
+    threads: u32,
+    /// Plies after which a game is adjudicated a draw.
+    #[arg(long, default_value_t = DEFAULT_MAX_PLIES)]
+    max_plies: usize,
+    /// Rates every difficulty level against every other and draws the ladder.
+    #[arg(long, conflicts_with_all = ["a", "b"])]
+    ladder: bool,
+    /// Where the difficulty levels are.
+    #[arg(long, default_value = "config/difficulty")]
+    levels: PathBuf,
+    /// The ladder picture (SVG). Default: `ladder.svg` in `--out`, or here.
+    #[arg(long)]
+    plot: Option<PathBuf>,
+}
+
+/// A game to play: which pair of planners and which pairing of their match.
+struct Job {
+    pair: usize,
+    pairing: planner::arena::Pairing,
+}
+
+/// Plays `jobs` on `threads` threads with a progress bar; results in job order.
+fn play_all(
+    pairs: &[(PlannerSpec, PlannerSpec)],
+    jobs: &[Job],
+    openings: &[Opening],
+    threads: usize,
+    max_plies: usize,
+) -> Vec<Played> {
+    let bar = ProgressBar::new(jobs.len() as u64).with_style(
+        ProgressStyle::with_template(
+            "{spinner} arena [{bar:30}] {pos}/{len} games {elapsed} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Played>>> = Mutex::new(vec![None; jobs.len()]);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(job) = jobs.get(i) else { break };
+                let (a, b) = &pairs[job.pair];
+                let played = play_pairing(a, b, openings, job.pairing, max_plies);
+                if let Ok(mut r) = results.lock() {
+                    r[i] = Some(played);
+                }
+                bar.inc(1);
+            });
+        }
+    });
+    bar.finish_and_clear();
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn save_pdn(
+    dir: &Path,
+    a: &PlannerSpec,
+    b: &PlannerSpec,
+    openings: &[Opening],
+    games: &[Played],
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for p in games {
+        let (white, black) = if p.pairing.a_white {
+            (a.to_string(), b.to_string())
+        } else {
+            (b.to_string(), a.to_string())
+        };
+        let round = (p.pairing.index + 1).to_string();
+        let opening = openings
+            .get(p.pairing.opening)
+            .map(|o| o.name.clone())
+            .unwrap_or_default();
+        let text = write_pdn(
+            &p.game,
+            &[
+                ("Event", "checkers-robot arena"),
+                ("Round", &round),
+                ("White", &white),
+                ("Black", &black),
+                ("Opening", &opening),
+            ],
+        );
+        let path = dir.join(format!("game-{:04}.pdn", p.pairing.index + 1));
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn tally(games: &[Played]) -> Tally {
+    let mut t = Tally::default();
+    for g in games {
+        t.add(g.points_a);
+    }
+    t
+}
+
+fn load_openings(path: Option<&Path>) -> anyhow::Result<Vec<Opening>> {
+    match path {
+        None => Ok(built_in()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| bad_input(format!("cannot read {}: {e}", p.display())))?;
+            parse_openings(&text).map_err(|e| bad_input(format!("{}: {e}", p.display())))
+        }
+    }
+}
+
+/// Prints `key: value` lines: a, b, games, wins, draws, losses (A's), score, elo, elo_95 (low
+/// high), adjudicated. With `--ladder`, see [`super::ladder`].
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let openings = load_openings(args.openings.as_deref())?;
+    if args.games == Some(0) {
+        return Err(BadInput("--games must be at least 1".into()).into());
+    }
+    if args.ladder {
+        return super::ladder::run(args_ladder(args), &openings);
+    }
+    let (Some(a), Some(b)) = (&args.a, &args.b) else {
+        return Err(BadInput("give --a and --b, or --ladder".into()).into());
+    };
+    let a = resolve_spec(a, &args.levels)?;
+    let b = resolve_spec(b, &args.levels)?;
+    let games = args.games.unwrap_or(20);
+    let jobs: Vec<Job> = schedule(games, openings.len())
+        .into_iter()
+        .map(|pairing| Job { pair: 0, pairing })
+        .collect();
+    let played = play_all(
+        &[(a, b)],
+        &jobs,
+        &openings,
+        args.threads as usize,
+        args.max_plies,
+    );
+    if let Some(dir) = &args.out {
+        save_pdn(dir, &a, &b, &openings, &played)?;
+    }
+    let t = tally(&played);
+    let (lo, hi) = t.elo_interval95();
+    println!("a: {a}");
+    println!("b: {b}");
+    println!("games: {}", t.games());
+    println!("wins: {}", t.wins);
+    println!("draws: {}", t.draws);
+    println!("losses: {}", t.losses);
+    println!("score: {:.3}", t.score());
+    println!("elo: {:.0}", t.elo());
+    println!("elo_95: {lo:.0} {hi:.0}");
+    println!(
+        "adjudicated: {}",
+        played.iter().filter(|p| p.adjudicated).count()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the ladder needs of the arguments.
+pub struct LadderArgs<'a> {
+    pub levels: &'a Path,
+    pub games: usize,
+    pub threads: usize,
+    pub max_plies: usize,
+    pub out: Option<&'a Path>,
+    pub plot: PathBuf,
+}
+
+fn args_ladder(args: &Args) -> LadderArgs<'_> {
+    let plot = args.plot.clone().unwrap_or_else(|| {
+        args.out
+            .as_deref()
+            .unwrap_or(Path::new("."))
+            .join("ladder.svg")
+    });
+    LadderArgs {
+        levels: &args.levels,
+        games: args.games.unwrap_or(10),
+        threads: args.threads as usize,
+        max_plies: args.max_plies,
+        out: args.out.as_deref(),
+        plot,
+    }
+}
+
+/// Plays every pair of `specs` `games` times; the tallies of the first of each pair.
+pub fn round_robin(
+    specs: &[PlannerSpec],
+    openings: &[Opening],
+    l: &LadderArgs<'_>,
+    names: &[String],
+) -> anyhow::Result<Vec<(usize, usize, Tally)>> {
+    let mut pairs = Vec::new();
+    let mut index = Vec::new();
+    for i in 0..specs.len() {
+        for j in i + 1..specs.len() {
+            pairs.push((specs[j], specs[i]));
+            index.push((j, i));
+        }
+    }
+    let jobs: Vec<Job> = (0..pairs.len())
+        .flat_map(|pair| {
+            schedule(l.games, openings.len())
+                .into_iter()
+                .map(move |pairing| Job { pair, pairing })
+        })
+        .collect();
+    let played = play_all(&pairs, &jobs, openings, l.threads, l.max_plies);
+    let mut out = Vec::new();
+    for (k, &(j, i)) in index.iter().enumerate() {
+        let games: Vec<Played> = jobs
+            .iter()
+            .zip(played.iter())
+            .filter(|(job, _)| job.pair == k)
+            .map(|(_, p)| p.clone())
+            .collect();
+        if let Some(dir) = l.out {
+            let sub = dir.join(format!("{}-vs-{}", names[j], names[i]));
+            save_pdn(&sub, &pairs[k].0, &pairs[k].1, openings, &games)?;
+        }
+        out.push((j, i, tally(&games)));
+    }
+    Ok(out)
+}

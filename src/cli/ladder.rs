@@ -1,0 +1,119 @@
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use planner::difficulty::load_all;
+use planner::elo::{fit_ratings, Pairing};
+use planner::openings::Opening;
+use plotters::prelude::*;
+
+use super::arena::{round_robin, LadderArgs};
+use super::bad_input;
+
+/// Prints one `pair:` line per pairing (`pair: HIGHER vs LOWER score S (W-D-L)`), then one
+/// `level:` line per level (`level: NAME rank R spec SPEC elo E vs_below S`) and
+/// `plot: PATH`.
+pub fn run(l: LadderArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode> {
+    let levels = load_all(l.levels).map_err(bad_input)?;
+    if levels.len() < 2 {
+        return Err(bad_input(format!(
+            "{}: a ladder needs at least two levels",
+            l.levels.display()
+        )));
+    }
+    let names: Vec<String> = levels.iter().map(|l| l.name.clone()).collect();
+    let specs: Vec<_> = levels.iter().map(|l| l.spec).collect();
+    let results = round_robin(&specs, openings, &l, &names)?;
+    let mut pairings = Vec::new();
+    for (j, i, t) in &results {
+        println!(
+            "pair: {} vs {} score {:.3} ({}-{}-{})",
+            names[*j],
+            names[*i],
+            t.score(),
+            t.wins,
+            t.draws,
+            t.losses
+        );
+        pairings.push(Pairing {
+            a: *j,
+            b: *i,
+            points_a: f64::from(t.wins) + 0.5 * f64::from(t.draws),
+            games: f64::from(t.games()),
+        });
+    }
+    let elo = fit_ratings(levels.len(), &pairings);
+    for (k, level) in levels.iter().enumerate() {
+        let vs_below = results
+            .iter()
+            .find(|(j, i, _)| *j == k && *i + 1 == k)
+            .map(|(_, _, t)| format!("{:.3}", t.score()))
+            .unwrap_or_else(|| "-".into());
+        println!(
+            "level: {} rank {} spec {} elo {:.0} vs_below {vs_below}",
+            level.name, level.rank, level.spec, elo[k]
+        );
+    }
+    draw(&l.plot, &names, &elo).with_context(|| format!("cannot draw {}", l.plot.display()))?;
+    println!("plot: {}", l.plot.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The ladder as an SVG line chart: level against fitted Elo. SVG text needs no system fonts.
+fn draw(path: &Path, names: &[String], elo: &[f64]) -> anyhow::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let lo = elo.iter().cloned().fold(f64::INFINITY, f64::min) - 100.0;
+    let hi = elo.iter().cloned().fold(f64::NEG_INFINITY, f64::max) + 100.0;
+    let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let n = names.len();
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "Difficulty ladder (Elo, easiest level = 0)",
+            ("sans-serif", 22),
+        )
+        .margin(20)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), lo..hi)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let label = |x: &f64| {
+        let i = x.round();
+        if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+            names[i as usize].clone()
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_labels(n)
+        .x_label_formatter(&label)
+        .y_desc("Elo")
+        .draw()
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let points: Vec<(f64, f64)> = elo
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (i as f64, *e))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(points.clone(), &BLUE))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    chart
+        .draw_series(points.iter().map(|p| Circle::new(*p, 5, BLUE.filled())))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    chart
+        .draw_series(points.iter().map(|&(x, y)| {
+            Text::new(
+                format!("{y:.0}"),
+                (x, y + (hi - lo) * 0.04),
+                ("sans-serif", 14),
+            )
+        }))
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! `checkers-robot best` and `arena` as other tools see them: output lines, files, exit status.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_checkers-robot"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The value of a `key: value` line.
+fn field(out: &str, key: &str) -> String {
+    out.lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}: ")))
+        .unwrap_or_else(|| panic!("no `{key}:` in {out}"))
+        .to_string()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cr-cli-planner-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn best_prints_a_legal_move_with_value_and_statistics() {
+    let o = cli(&["best", "--planner", "alphabeta:depth=6"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let start_moves = [
+        "a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4",
+    ];
+    assert!(start_moves.contains(&field(&out, "move").as_str()), "{out}");
+    assert_eq!(field(&out, "planner"), "alphabeta:depth=6");
+    assert_eq!(field(&out, "depth"), "6");
+    let p: f64 = field(&out, "win_probability").parse().expect("a number");
+    assert!((0.0..=1.0).contains(&p));
+    assert!(field(&out, "nodes").parse::<u64>().expect("count") > 100);
+    assert!(field(&out, "pv").starts_with(&field(&out, "move")));
+    for key in ["value", "seldepth", "sims", "tt_hits", "time_s", "nps"] {
+        field(&out, key);
+    }
+}
+
+#[test]
+fn best_finds_the_winning_capture_with_every_planner() {
+    for spec in [
+        "alphabeta:depth=4",
+        "minimax:depth=2",
+        "mcts:sims=300",
+        "heuristic",
+        "random:seed=3",
+    ] {
+        let o = cli(&["best", "--fen", "W:Wc3:Bd4", "--planner", spec]);
+        assert!(o.status.success(), "{spec}: {}", stderr(&o));
+        // The only legal move, and it wins.
+        assert_eq!(field(&stdout(&o), "move"), "c3:e5", "{spec}");
+    }
+    let o = cli(&[
+        "best",
+        "--fen",
+        "W:Wc3:Bd4",
+        "--planner",
+        "mcts:sims=400,threads=2",
+    ]);
+    assert_eq!(field(&stdout(&o), "sims"), "400");
+}
+
+#[test]
+fn best_sees_the_moves_played_before() {
+    let o = cli(&[
+        "best",
+        "--moves",
+        "c3-d4 f6-g5",
+        "--planner",
+        "alphabeta:depth=3",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = cli(&["best", "--moves", "c3-d4 c3-d4", "--planner", "random"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn bad_specs_and_positions_exit_2_with_one_line() {
+    for args in [
+        vec!["best", "--planner", "chess"],
+        vec!["best", "--planner", "alphabeta:sims=4"],
+        vec!["best", "--planner", "minimax:depth=zero"],
+        vec!["best", "--planner", "alphabeta:time=-1s"],
+        vec!["best", "--planner", "level:no-such-level"],
+        vec!["best", "--fen", "W:W33"],
+        vec!["best", "--fen", "W::B1", "--planner", "random"],
+        vec!["arena", "--a", "random", "--b", "chess"],
+        vec!["arena", "--a", "random", "--b", "random", "--games", "0"],
+        vec![
+            "arena",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--openings",
+            "/no/such/file",
+        ],
+    ] {
+        let o = cli(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+}
+
+#[test]
+fn arena_plays_scores_and_saves_every_game() {
+    let dir = temp_dir("arena");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "# two openings\nc3-d4 f6-g5\ne3-f4 b6-a5\n").expect("write");
+    let out_dir = dir.join("games");
+    let o = cli(&[
+        "arena",
+        "--a",
+        "alphabeta:depth=3",
+        "--b",
+        "random:seed=5",
+        "--games",
+        "4",
+        "--openings",
+        openings.to_str().expect("utf-8"),
+        "--out",
+        out_dir.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(field(&out, "games"), "4");
+    let wins: u32 = field(&out, "wins").parse().expect("count");
+    let draws: u32 = field(&out, "draws").parse().expect("count");
+    let losses: u32 = field(&out, "losses").parse().expect("count");
+    assert_eq!(wins + draws + losses, 4);
+    assert!(wins >= 3, "{out}");
+    field(&out, "elo");
+    assert_eq!(field(&out, "elo_95").split(' ').count(), 2);
+    for k in 1..=4 {
+        let pdn = out_dir.join(format!("game-{k:04}.pdn"));
+        let check = cli(&["pdn", "check", pdn.to_str().expect("utf-8")]);
+        assert!(check.status.success(), "{}", stderr(&check));
+        let text = std::fs::read_to_string(&pdn).expect("saved");
+        assert!(text.contains("[GameType \"25\"]"));
+        // Colours swap within each opening.
+        let white_is_a = text.contains("[White \"alphabeta:depth=3\"]");
+        assert_eq!(white_is_a, k % 2 == 1, "{text}");
+    }
+}
+
+#[test]
+fn ladder_rates_levels_and_draws_the_picture() {
+    let dir = temp_dir("ladder");
+    let levels = dir.join("levels");
+    std::fs::create_dir_all(&levels).expect("dir");
+    let level = |name: &str, rank: u32, body: &str| {
+        std::fs::write(
+            levels.join(format!("{name}.yaml")),
+            format!("/**:\n  ros__parameters:\n    rank: {rank}\n{body}"),
+        )
+        .expect("write");
+    };
+    level("low", 1, "    algorithm: random\n");
+    level("mid", 2, "    algorithm: heuristic\n");
+    level("top", 3, "    algorithm: alphabeta\n    depth: 2\n");
+    let plot = dir.join("ladder.svg");
+    let o = cli(&[
+        "arena",
+        "--ladder",
+        "--levels",
+        levels.to_str().expect("utf-8"),
+        "--games",
+        "2",
+        "--plot",
+        plot.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("pair: ")).count(),
+        3,
+        "{out}"
+    );
+    let level_lines: Vec<&str> = out.lines().filter(|l| l.starts_with("level: ")).collect();
+    assert_eq!(level_lines.len(), 3);
+    assert!(level_lines[0].starts_with("level: low rank 1 spec random elo 0 "));
+    let svg = std::fs::read_to_string(&plot).expect("plot written");
+    assert!(svg.starts_with("<svg") && svg.contains("top"), "{svg}");
+}
