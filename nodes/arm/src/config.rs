@@ -312,6 +312,17 @@ impl ArmConfig {
                 ),
             );
         }
+        // Every J2 in range must leave some J3 that satisfies both J3's own limit and the
+        // coupled one; both bounds on J3 grow with J2, so the ends of J2's range decide.
+        if l.j3_min_deg > l.j2_min_deg + l.elbow_max_deg
+            || l.j2_max_deg + l.elbow_min_deg > l.j3_max_deg
+        {
+            return bad(
+                "arm.yaml",
+                "limits: some J2 in range leaves no J3 within both J3's and the elbow's limits"
+                    .into(),
+            );
+        }
         for (name, v) in [
             ("limits.velocity_deg_s", &l.velocity_deg_s),
             ("limits.acceleration_deg_s2", &l.acceleration_deg_s2),

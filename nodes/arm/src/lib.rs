@@ -9,12 +9,15 @@
 //! - [`pick_place`]: the steps of a draughts move; [`trajectory`]: timed joint-space motion.
 
 pub mod board;
+pub mod closed_form;
 pub mod config;
 pub mod fk;
+pub mod ik;
 pub mod joints;
 pub mod urdf_check;
 pub mod urdf_gen;
 
 pub use config::{ArmConfig, BoardConfig, ConfigError, RobotSide};
 pub use fk::{FkError, Kinematics};
+pub use ik::{Ik, IkError, Solution};
 pub use joints::Joints;
