@@ -183,7 +183,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
     /// replaces a lost one.
     pub fn send_unreliable(&mut self, msg: Tx, now: Instant) -> Result<(), SendError> {
         self.check_sendable(&msg)?;
-        self.emit(false, 0, msg.msg_type(), &msg.payload(), false, now);
+        self.emit(false, 0, msg.msg_type(), &msg.payload(), now);
         Ok(())
     }
 
@@ -265,7 +265,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
                     nonce,
                 });
                 trace!(nonce, "hello");
-                self.emit_common(&hello, true, now);
+                self.emit_common(&hello, now);
                 self.state = State::Down {
                     nonce,
                     next_hello: now + self.config.hello_interval,
@@ -289,7 +289,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
                 let (seq, msg_type, payload) = (f.seq, f.msg_type, f.payload.clone());
                 debug!(seq, msg_type, "retransmit");
                 self.stats.retransmits += 1;
-                self.emit(true, seq, msg_type, &payload, false, now);
+                self.emit(true, seq, msg_type, &payload, now);
                 if let Some(f) = &mut self.in_flight {
                     f.retries += 1;
                     f.sent_at = now;
@@ -300,7 +300,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             let nonce = self.rng_next() as u32;
             self.ping = Some((nonce, now));
             self.last_ping_at = Some(now);
-            self.emit_common(&Common::Ping { nonce }, false, now);
+            self.emit_common(&Common::Ping { nonce }, now);
         }
     }
 
@@ -352,7 +352,6 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
                         seq: h.seq,
                         reason: NackReason::NoSession,
                     },
-                    false,
                     now,
                 );
             }
@@ -377,7 +376,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
                         DecodeError::UnknownType(_) => NackReason::UnknownType,
                         _ => NackReason::BadPayload,
                     };
-                    self.emit_common(&Common::Nack { seq: h.seq, reason }, false, now);
+                    self.emit_common(&Common::Nack { seq: h.seq, reason }, now);
                 }
                 return;
             }
@@ -394,7 +393,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
         match msg {
             Incoming::App(m) => self.events.push_back(Event::Received(m)),
             Incoming::Common(Common::Ping { nonce }) => {
-                self.emit_common(&Common::Pong { nonce }, false, now);
+                self.emit_common(&Common::Pong { nonce }, now);
             }
             Incoming::Common(Common::Pong { nonce }) => {
                 if let Some((n, at)) = self.ping {
@@ -441,8 +440,9 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             && (hello.expect == ControllerKind::Host || hello.expect == kind);
         if compatible {
             match self.state {
-                // The host repeated its Hello because our HelloAck was lost: same session.
-                State::Up { nonce, .. } if nonce == hello.nonce => {}
+                // The host repeated its Hello because our HelloAck was lost: same session, and
+                // proof the host is alive.
+                State::Up { nonce, .. } if nonce == hello.nonce => self.last_heard = now,
                 State::Up { .. } => {
                     self.go_down(DisconnectReason::PeerReset, now);
                     self.start_session(hello.nonce, host_peer(hello.protocol_version), now);
@@ -460,7 +460,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             nonce: hello.nonce,
             firmware,
         });
-        self.emit_common(&ack, true, now);
+        self.emit_common(&ack, now);
     }
 
     fn on_hello_ack(&mut self, ack: HelloAck, now: Instant) {
@@ -545,7 +545,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
                 let seq = self.tx_seq;
                 self.tx_seq = self.tx_seq.wrapping_add(1);
                 let payload = msg.payload();
-                self.emit(true, seq, msg.msg_type(), &payload, false, now);
+                self.emit(true, seq, msg.msg_type(), &payload, now);
                 self.in_flight = Some(InFlight {
                     id,
                     seq,
@@ -557,26 +557,19 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             }
         }
         if self.ack_owed {
-            self.emit_common(&Common::Ack, false, now);
+            self.emit_common(&Common::Ack, now);
         }
     }
 
-    fn emit_common(&mut self, msg: &Common, lead: bool, now: Instant) {
-        self.emit(false, 0, msg.msg_type(), &msg.payload(), lead, now);
+    fn emit_common(&mut self, msg: &Common, now: Instant) {
+        self.emit(false, 0, msg.msg_type(), &msg.payload(), now);
     }
 
     /// Writes one frame. Every frame of a session carries the latest acknowledgement, so a lost
-    /// `Ack` is made good by whatever frame comes next. `lead` puts a delimiter in front, which
-    /// ends any garbage the peer's decoder holds; handshake frames use it.
-    fn emit(
-        &mut self,
-        reliable: bool,
-        seq: u8,
-        msg_type: u8,
-        payload: &[u8],
-        lead: bool,
-        now: Instant,
-    ) {
+    /// `Ack` is made good by whatever frame comes next. Every frame also has a delimiter in
+    /// front: line noise between frames then ends as a short bad frame of its own instead of
+    /// spoiling the good frame after it, for one byte per frame.
+    fn emit(&mut self, reliable: bool, seq: u8, msg_type: u8, payload: &[u8], now: Instant) {
         let ack = if self.is_connected() {
             self.last_rx_seq
         } else {
@@ -591,9 +584,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
         };
         match encode_frame(&header, payload) {
             Ok(bytes) => {
-                if lead {
-                    self.out.push(DELIMITER);
-                }
+                self.out.push(DELIMITER);
                 self.out.extend_from_slice(&bytes);
                 self.stats.frames_out += 1;
                 self.last_sent = now;

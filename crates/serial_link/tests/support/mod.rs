@@ -95,24 +95,25 @@ impl Line {
     }
 }
 
-/// Two ends, a line each way and a virtual clock.
-pub struct Bench<HTx, HRx> {
+/// Two ends, a line each way and a virtual clock. The controller's message sets are normally
+/// the host's mirrored; a test of a confused peer can make them differ.
+pub struct Bench<HTx, HRx, CTx = HRx, CRx = HTx> {
     pub host: Link<HTx, HRx>,
-    pub ctrl: Link<HRx, HTx>,
+    pub ctrl: Link<CTx, CRx>,
     pub to_ctrl: Line,
     pub to_host: Line,
     pub t0: Instant,
     pub now: Instant,
     pub host_events: Vec<Event<HRx>>,
-    pub ctrl_events: Vec<Event<HTx>>,
+    pub ctrl_events: Vec<Event<CRx>>,
 }
 
 pub const STEP: Duration = Duration::from_millis(5);
 
-impl<HTx: Message, HRx: Message> Bench<HTx, HRx> {
+impl<HTx: Message, HRx: Message, CTx: Message, CRx: Message> Bench<HTx, HRx, CTx, CRx> {
     pub fn new(
         host: Link<HTx, HRx>,
-        ctrl: Link<HRx, HTx>,
+        ctrl: Link<CTx, CRx>,
         t0: Instant,
         faults: Faults,
         seed: u64,
