@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use arm::{closed_form, ArmConfig, BoardConfig, Ik, Joints};
+use arm::{closed_form, ArmConfig, BoardConfig, Ik, Joints, PickPlace};
 use draughts::Square;
 use nalgebra::{Point3, Vector3};
 
@@ -103,5 +103,41 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let per = start.elapsed().as_secs_f64() / (rounds * seeds.len()) as f64;
     println!("closed form: {:.3} us per solve", per * 1e6);
+
+    // A triple capture with promotion: the longest plan in the figures.
+    let planner = PickPlace::new(&arm, &board);
+    let pos = draughts::parse_fen("W:Wb4:Bc5,e7,g7")?;
+    let mv = pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.text() == "b4:d6:f8:h6")
+        .ok_or("b4:d6:f8:h6 is not legal")?;
+    let plan = planner.plan_move(&mv, &rest, &mut planner.full_tray())?;
+    let moves = plan.waypoints().count();
+    let trajectory = plan.trajectory();
+    println!(
+        "plan b4:d6:f8:h6 (3 captures, promotion): {} steps, {moves} moves, {:.2} s of motion",
+        plan.steps.len(),
+        trajectory.duration()
+    );
+    let rounds = 2_000;
+    let start = Instant::now();
+    for _ in 0..rounds {
+        let mut tray = planner.full_tray();
+        let plan = planner.plan_move(black_box(&mv), black_box(&rest), &mut tray)?;
+        black_box(plan.trajectory());
+    }
+    let per = start.elapsed().as_secs_f64() / f64::from(rounds);
+    println!("plan and time it: {:.1} us per move", per * 1e6);
+    let start = Instant::now();
+    let mut n = 0;
+    for _ in 0..20 {
+        n += black_box(trajectory.samples(arm.motion.sample_period_s)).len();
+    }
+    println!(
+        "sampling at {} s: {:.2} us per sample",
+        arm.motion.sample_period_s,
+        start.elapsed().as_secs_f64() / n as f64 * 1e6
+    );
     Ok(())
 }

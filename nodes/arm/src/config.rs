@@ -87,6 +87,8 @@ pub struct MotionConfig {
     /// How far above a pick or place point the cup approaches and retreats to; the arm
     /// travels between squares at that height.
     pub approach_height_m: f64,
+    /// How far a descent or retreat may bow off its straight line; longer ones are split.
+    pub straight_tolerance_m: f64,
     /// How far the cup pushes into a piece's top to seal.
     pub pick_press_m: f64,
     /// The gap left under a piece when it is released.
@@ -354,6 +356,7 @@ impl ArmConfig {
         }
         for (name, v) in [
             ("motion.approach_height_m", m.approach_height_m),
+            ("motion.straight_tolerance_m", m.straight_tolerance_m),
             ("motion.sample_period_s", m.sample_period_s),
         ] {
             if !(v.is_finite() && v > 0.0) {

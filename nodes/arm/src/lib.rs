@@ -14,6 +14,8 @@ pub mod config;
 pub mod fk;
 pub mod ik;
 pub mod joints;
+pub mod pick_place;
+pub mod trajectory;
 pub mod urdf_check;
 pub mod urdf_gen;
 
@@ -21,3 +23,5 @@ pub use config::{ArmConfig, BoardConfig, ConfigError, RobotSide};
 pub use fk::{FkError, Kinematics};
 pub use ik::{Ik, IkError, Solution};
 pub use joints::Joints;
+pub use pick_place::{Action, MotionKind, PickPlace, Plan, PlanError, SpareKings, Step};
+pub use trajectory::{Sample, Segment, Trajectory};

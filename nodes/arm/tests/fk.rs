@@ -7,12 +7,16 @@ use arm::urdf_gen::square_link;
 use arm::{ArmConfig, BoardConfig, Joints, Kinematics};
 use draughts::Square;
 use proptest::prelude::*;
+use std::sync::OnceLock;
 
-fn setup() -> (ArmConfig, BoardConfig, Kinematics) {
-    let arm = ArmConfig::builtin().expect("arm.yaml");
-    let board = BoardConfig::builtin().expect("board.yaml");
-    let kin = Kinematics::new(&arm, &board).expect("URDF loads");
-    (arm, board, kin)
+fn setup() -> &'static (ArmConfig, BoardConfig, Kinematics) {
+    static SETUP: OnceLock<(ArmConfig, BoardConfig, Kinematics)> = OnceLock::new();
+    SETUP.get_or_init(|| {
+        let arm = ArmConfig::builtin().expect("arm.yaml");
+        let board = BoardConfig::builtin().expect("board.yaml");
+        let kin = Kinematics::new(&arm, &board).expect("URDF loads");
+        (arm, board, kin)
+    })
 }
 
 #[test]
@@ -52,9 +56,10 @@ fn square_frames_are_the_board_squares() {
 
 #[test]
 fn a_turned_board_turns_its_squares() {
-    let (arm, mut board, _) = setup();
+    let (arm, board, _) = setup();
+    let mut board = board.clone();
     board.board.yaw_deg = 7.0;
-    let kin = Kinematics::new(&arm, &board).expect("URDF loads");
+    let kin = Kinematics::new(arm, &board).expect("URDF loads");
     let poses = kin.link_poses(&Joints::default(), [0.0; 2]);
     for sq in Square::all() {
         let frame = poses.get(&square_link(sq)).expect("square frame");
