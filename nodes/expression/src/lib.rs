@@ -6,10 +6,15 @@
 //! - [`eyes`]: the two 8x8 LED eyes of each emotion, pupils, blinking;
 //! - [`pose`]: brow servo angles and the neck's pan and tilt;
 //! - [`phrases`]: what it says, in English and Russian, without repeating itself;
-//! - [`voice`]: speaking a phrase through espeak-ng when it is installed.
+//! - [`voice`]: speaking a phrase through espeak-ng when it is installed;
+//! - [`face`]: all of it together, as the node drives it;
+//! - [`node`]: the ROS node around it (`run`), with the head controller's serial link.
 
 pub mod emotion;
 pub mod eyes;
+pub mod face;
+mod head_link;
+pub mod node;
 pub mod phrases;
 pub mod pose;
 pub mod voice;

@@ -223,3 +223,57 @@ fn the_paper_phrases_are_there() {
         "{bad:?}"
     );
 }
+
+#[test]
+fn a_scripted_game_through_the_whole_face() {
+    use expression::face::{Activity, Face};
+    let mut face = Face::new(Attitude::Positive, Language::English, 5);
+    face.phrase_book().min_gap_plies = 0;
+    face.phrase_book().comment_chance = 1.0;
+    let hello = face.on_event(&GameEvent::NewGame, &[]).expect("greets");
+    assert!(!hello.is_empty());
+    assert_eq!(face.emotion(), Emotion::Happy);
+
+    assert_eq!(face.on_evaluation(0.5), None, "the robot's first search");
+    face.set_activity(Activity::Moving);
+    assert_eq!(face.frame(false).gaze, Gaze::Board);
+    assert!(face.frame(false).pose.neck_tilt_deg > 0.0);
+    face.on_event(&GameEvent::RobotMoved, &[]);
+    face.set_activity(Activity::Waiting);
+    assert_eq!(face.frame(false).gaze, Gaze::Player);
+
+    // The human plays well: the robot's chances fall; the kind robot praises it.
+    face.on_event(&GameEvent::HumanMoved, &[]);
+    let praise = face.on_evaluation(0.30).expect("a comment");
+    assert!(
+        praise.contains("move") || praise.contains("play"),
+        "{praise}"
+    );
+
+    // An illegal move: angry, and the squares are named.
+    let scold = face
+        .on_event(&GameEvent::IllegalMove, &[9, 13])
+        .expect("said");
+    assert!(scold.contains("9 and 13"), "{scold}");
+    assert_eq!(face.frame(false).emotion, Emotion::Angry);
+    let again = face.on_event(&GameEvent::IllegalMove, &[9]).expect("said");
+    assert!(again.contains("9"), "{again}");
+    assert_eq!(face.emotion(), Emotion::Disgust);
+
+    // While it speaks it looks at the player even as the arm moves.
+    face.set_activity(Activity::Moving);
+    face.set_speaking(true);
+    assert_eq!(face.gaze(), Gaze::Player);
+    face.set_speaking(false);
+
+    let bye = face
+        .on_event(
+            &GameEvent::GameOver {
+                robot_won: Some(true),
+            },
+            &[],
+        )
+        .expect("says the result");
+    assert!(bye.contains("won") || bye.contains("game"), "{bye}");
+    assert_eq!(face.emotion(), Emotion::Happy);
+}

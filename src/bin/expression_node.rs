@@ -1,0 +1,9 @@
+//! The expression node: `ros2 run checkers_robot expression_node [--ros-args ...]`.
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let node = ros::Node::from_env("expression")?;
+    ros::logging::init(&node);
+    expression::node::run(node).await?;
+    Ok(())
+}
