@@ -60,45 +60,59 @@ async fn drive(port: String, mut frames: watch::Receiver<Option<Frame>>) {
             }
         };
         warned = false;
-        let link = HeadHost::host(
-            ControllerKind::Head,
-            LinkConfig::default(),
-            tokio::time::Instant::now().into_std(),
-        );
-        let mut handle = serial_link::transport::spawn(io, link);
-        loop {
-            tokio::select! {
-                event = handle.events.recv() => match event {
-                    None => break,
-                    Some(Event::Connected(peer)) => {
-                        tracing::info!(?peer, "head controller connected");
-                        let current = frames.borrow().clone();
-                        if let Some(frame) = current {
-                            send(&handle.sender, &frame).await;
-                        }
-                    }
-                    Some(Event::Disconnected { reason, .. }) => {
-                        tracing::warn!(?reason, "head controller lost");
-                    }
-                    Some(Event::HandshakeFailed(e)) => tracing::warn!("head controller: {e}"),
-                    Some(Event::Rejected { reason, .. }) => {
-                        tracing::warn!(?reason, "head controller refused a command");
-                    }
-                    Some(_) => {}
-                },
-                changed = frames.changed() => {
-                    if changed.is_err() {
-                        return;
-                    }
-                    let current = frames.borrow_and_update().clone();
+        if session(io, &mut frames).await.is_err() {
+            return;
+        }
+        tracing::warn!(%port, "head controller link closed; reopening");
+        tokio::time::sleep(REOPEN).await;
+    }
+}
+
+/// The frames are gone: the node stopped.
+#[derive(Debug)]
+pub struct Stopped;
+
+/// Runs the link over one opened port until the port closes (`Ok`) or the node stops.
+pub async fn session<IO>(io: IO, frames: &mut watch::Receiver<Option<Frame>>) -> Result<(), Stopped>
+where
+    IO: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    let link = HeadHost::host(
+        ControllerKind::Head,
+        LinkConfig::default(),
+        tokio::time::Instant::now().into_std(),
+    );
+    let mut handle = serial_link::transport::spawn(io, link);
+    loop {
+        tokio::select! {
+            event = handle.events.recv() => match event {
+                None => return Ok(()),
+                Some(Event::Connected(peer)) => {
+                    tracing::info!(?peer, "head controller connected");
+                    let current = frames.borrow().clone();
                     if let Some(frame) = current {
                         send(&handle.sender, &frame).await;
                     }
                 }
+                Some(Event::Disconnected { reason, .. }) => {
+                    tracing::warn!(?reason, "head controller lost");
+                }
+                Some(Event::HandshakeFailed(e)) => tracing::warn!("head controller: {e}"),
+                Some(Event::Rejected { reason, .. }) => {
+                    tracing::warn!(?reason, "head controller refused a command");
+                }
+                Some(_) => {}
+            },
+            changed = frames.changed() => {
+                if changed.is_err() {
+                    return Err(Stopped);
+                }
+                let current = frames.borrow_and_update().clone();
+                if let Some(frame) = current {
+                    send(&handle.sender, &frame).await;
+                }
             }
         }
-        tracing::warn!(%port, "head controller link closed; reopening");
-        tokio::time::sleep(REOPEN).await;
     }
 }
 

@@ -13,7 +13,7 @@
 pub mod emotion;
 pub mod eyes;
 pub mod face;
-mod head_link;
+pub mod head_link;
 pub mod node;
 pub mod phrases;
 pub mod pose;

@@ -126,3 +126,49 @@ async fn an_illegal_move_makes_an_angry_face_that_names_the_squares() {
     };
     assert!(fear.intensity > 0.5);
 }
+
+#[tokio::test]
+async fn frames_reach_the_head_controller_over_the_serial_protocol() {
+    use expression::emotion::{Attitude, GameEvent as Ev};
+    use expression::face::Face;
+    use expression::phrases::Language;
+    use serial_link::{ControllerKind, Event, FirmwareId, HeadCommand, HeadController, LinkConfig};
+
+    let (host_end, controller_end) = tokio::io::duplex(4096);
+    let controller = HeadController::controller(
+        ControllerKind::Head,
+        FirmwareId::new("test-head"),
+        LinkConfig::default(),
+        tokio::time::Instant::now().into_std(),
+    );
+    let mut controller = serial_link::transport::spawn(controller_end, controller);
+
+    let mut face = Face::new(Attitude::Negative, Language::English, 0);
+    face.on_event(&Ev::IllegalMove, &[]);
+    let frame = face.frame(false);
+    let (tx, mut rx) = tokio::sync::watch::channel(Some(frame.clone()));
+    tokio::spawn(async move { expression::head_link::session(host_end, &mut rx).await });
+
+    let mut eyes = None;
+    let mut brows = None;
+    let mut neck = None;
+    while eyes.is_none() || brows.is_none() || neck.is_none() {
+        let event = tokio::time::timeout(Duration::from_secs(10), controller.events.recv())
+            .await
+            .expect("the head hears from the host in time")
+            .expect("link open");
+        match event {
+            Event::Received(HeadCommand::SetEyes { left, right }) => eyes = Some((left, right)),
+            Event::Received(HeadCommand::SetBrows { left, right }) => brows = Some((left, right)),
+            Event::Received(HeadCommand::SetNeck { tilt, .. }) => neck = Some(tilt),
+            _ => {}
+        }
+    }
+    let (left, right) = eyes.expect("eyes");
+    assert_eq!(left.0, frame.left_eye.0);
+    assert_eq!(right.0, frame.right_eye.0);
+    let (bl, _) = brows.expect("brows");
+    assert!(bl.degrees() < -1.0, "angry brows are lowered: {}", bl.degrees());
+    assert!(neck.expect("neck").degrees().abs() < 0.5, "upright while waiting");
+    drop(tx);
+}
