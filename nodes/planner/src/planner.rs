@@ -135,7 +135,7 @@ pub(crate) fn moves_to_plan(game: &Game) -> Result<draughts::MoveList, PlanError
 
 /// The logistic scale of the evaluation: fitted by the Texel tuner (`examples/texel_tune.rs`)
 /// so that `1 / (1 + e^(-K v))` predicts self-play results best.
-pub const VALUE_SCALE_K: f64 = 0.0065;
+pub const VALUE_SCALE_K: f64 = 0.0089;
 
 /// Expected score of the side to move for a value in hundredths of a man.
 pub fn value_to_win_probability(value: i32) -> f64 {

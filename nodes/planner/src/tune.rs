@@ -85,9 +85,9 @@ pub struct Fit {
     pub error_after: f64,
 }
 
-/// Fits the weights by Adam on the squared error, `pinned` (the man) held at its start value so
-/// the scale of values stays in hundredths of a man; `K` is fitted first and held.
-pub fn tune(samples: &[Sample], start: &Weights, pinned: usize, iterations: usize) -> Fit {
+/// Fits the weights by Adam on the squared error, the `pinned` ones held at their start values
+/// (the man, so the scale of values stays in hundredths of a man); `K` is fitted first and held.
+pub fn tune(samples: &[Sample], start: &Weights, pinned: &[usize], iterations: usize) -> Fit {
     let mut w: [f64; N_FEATURES] = start.map(f64::from);
     let k = fit_k(samples, &w);
     let error_before = error(samples, &w, k);
@@ -105,7 +105,7 @@ pub fn tune(samples: &[Sample], start: &Weights, pinned: usize, iterations: usiz
             }
         }
         for i in 0..N_FEATURES {
-            if i == pinned {
+            if pinned.contains(&i) {
                 continue;
             }
             m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
@@ -152,7 +152,7 @@ mod tests {
             });
         }
         let start: Weights = [100, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-        let fit = tune(&samples, &start, 0, 300);
+        let fit = tune(&samples, &start, &[0], 300);
         assert!(fit.error_after < fit.error_before / 4.0, "{fit:?}");
         assert_eq!(fit.weights[0], 100);
         assert!((fit.weights[1] - 300).abs() < 60, "{fit:?}");
