@@ -1,5 +1,6 @@
-//! The arm controller: three joint steppers (J1 base yaw, J2 shoulder, J3 elbow measured from
-//! horizontal, as on the Dobot) and the suction pump.
+//! The arm controller: three joint steppers and the suction pump. Joint angles follow the
+//! Dobot's convention, as the arm node does: J1 base yaw (left positive), J2 the rear arm from
+//! vertical (forward positive), J3 the forearm from horizontal (down positive).
 //! Host-to-controller codes 0x30..=0x37, controller-to-host 0x38..=0x3F.
 
 use crate::units::CentiDeg;
