@@ -18,9 +18,9 @@ use std::time::Instant;
 use tracing::{debug, info, trace, warn};
 
 use crate::common::{
-    Common, ControllerKind, FirmwareId, Hello, HelloAck, NackReason, LAST_COMMON_TYPE,
+    Common, ControllerKind, FirmwareId, Hello, HelloAck, NackReason, HELLO, HELLO_ACK,
+    LAST_COMMON_TYPE,
 };
-use crate::common::{HELLO, HELLO_ACK};
 use crate::config::LinkConfig;
 use crate::event::{
     DisconnectReason, Event, HandshakeError, MessageId, PeerInfo, SendError, Stats,

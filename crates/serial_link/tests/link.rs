@@ -409,6 +409,31 @@ fn queue_is_bounded() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
+    /// Garbage thrown into a live session, at both ends, is dropped: nothing panics, nothing is
+    /// delivered, and the session carries on.
+    #[test]
+    fn garbage_into_a_live_session_is_harmless(
+        chunks in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..200), 1..20),
+    ) {
+        let mut b = arm_bench(Faults::default(), 21, config(21));
+        prop_assert!(b.run_until(Duration::from_secs(1), |b| b.both_connected()));
+        b.host_events.clear();
+        b.ctrl_events.clear();
+        for c in &chunks {
+            b.host.receive(c, b.now);
+            b.ctrl.receive(c, b.now);
+            b.step();
+        }
+        // End whatever partial frame the garbage left, as the next sender's delimiter would.
+        b.host.receive(&[0], b.now);
+        b.ctrl.receive(&[0], b.now);
+        prop_assert!(b.both_connected());
+        prop_assert!(received_move_ids(&b.ctrl_events).is_empty());
+        let id = b.host.send(move_to(5), b.now).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert!(b.run_until(Duration::from_secs(1), |b| delivered(&b.host_events) == vec![id]));
+        prop_assert_eq!(received_move_ids(&b.ctrl_events), vec![5]);
+    }
+
     /// Whatever the line does, even when it kills the session: nothing is delivered twice or
     /// out of order, and whatever the sender was told was delivered really was.
     #[test]
