@@ -15,6 +15,10 @@
 
 include!(concat!(env!("OUT_DIR"), "/interfaces.rs"));
 
+/// Between the rules engine's types and the messages.
+#[cfg(feature = "draughts")]
+pub mod convert;
+
 // The parser that build.rs uses, compiled here too so its unit tests run with the crate's.
 #[cfg(test)]
 #[allow(dead_code)]
