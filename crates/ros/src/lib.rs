@@ -6,6 +6,11 @@
 //! Node code uses [`Node`] for publishers, subscriptions (streams), service servers and clients
 //! (every call with a timeout), action servers and clients (goal, feedback, result, cancel),
 //! parameters, the clock, and [`logging::init`] so `tracing` reaches `/rosout`.
+//!
+//! Two backends behind the same API: ros2-client (pure Rust over DDS; [`node`], [`service`],
+//! [`action`]), always compiled, and with the feature `r2r` the one over r2r (rcl;
+//! `r2r_backend`, see docs/r2r-backend.md). The feature decides which one `ros::Node` and
+//! friends name, so node code compiles unchanged against either.
 
 pub mod action;
 pub mod args;
@@ -18,13 +23,24 @@ pub mod names;
 pub mod node;
 pub mod params;
 pub mod qos;
+#[cfg(feature = "r2r")]
+pub mod r2r_backend;
 pub mod service;
 mod wire;
 
-pub use action::{ActionClient, ActionServer, GoalHandle, GoalOutcome, NewGoal, RunningGoal};
+pub use action::GoalOutcome;
+#[cfg(not(feature = "r2r"))]
+pub use action::{ActionClient, ActionServer, GoalHandle, NewGoal, RunningGoal};
 pub use args::{ArgsError, RosArgs};
 pub use error::RosError;
+#[cfg(not(feature = "r2r"))]
 pub use node::{Node, Publisher, Subscription};
 pub use params::{ParamValue, Params, ParamsError};
 pub use qos::Qos;
+#[cfg(feature = "r2r")]
+pub use r2r_backend::{
+    ActionClient, ActionServer, GoalHandle, NewGoal, Node, Publisher, R2rAction, R2rService,
+    RequestId, RunningGoal, ServiceClient, ServiceServer, Subscription,
+};
+#[cfg(not(feature = "r2r"))]
 pub use service::{RequestId, ServiceClient, ServiceServer};

@@ -1,6 +1,9 @@
 //! Logging for node code: `tracing` events go to stderr and to `/rosout` (as
 //! `rcl_interfaces/msg/Log`), at the level `--ros-args --log-level` sets, so `ros2 topic echo
 //! /rosout` and rqt_console show our nodes like any other.
+//!
+//! [`init`] is the installer of the backend in use; the level and filtering rules here are
+//! shared by both backends.
 
 use std::cell::Cell;
 use std::fmt::Write as _;
@@ -15,23 +18,27 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
 use crate::args::RosArgs;
-use crate::Node;
+use crate::node::Node;
 
 thread_local! {
     /// Set while a line is being published: the publisher's own logs must not loop back.
     static PUBLISHING: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Installs the process-wide logger for `node`. `RUST_LOG`, when set, refines the stderr
-/// filter (e.g. `RUST_LOG=rustdds=debug`). Does nothing if a logger is already installed.
-pub fn init(node: &Node) {
+#[cfg(not(feature = "r2r"))]
+pub use self::init_default as init;
+#[cfg(feature = "r2r")]
+pub use crate::r2r_backend::logging::init;
+
+/// Installs the process-wide logger for a node of the default backend. `RUST_LOG`, when set,
+/// refines the stderr filter (e.g. `RUST_LOG=rustdds=debug`). Does nothing if a logger is
+/// already installed.
+pub fn init_default(node: &Node) {
     let level = level_for(node.args(), node.name());
     let stderr = node.args().stdout_logs.then(|| {
-        let filter = EnvFilter::try_from_default_env()
-            .unwrap_or_else(|_| EnvFilter::new(format!("warn,{}", crate_filter(level))));
         tracing_subscriber::fmt::layer()
             .with_writer(std::io::stderr)
-            .with_filter(filter)
+            .with_filter(stderr_filter(Some(level)))
     });
     let rosout = node.args().rosout_logs.then(|| RosoutLayer {
         handle: node.logging_handle(),
@@ -61,9 +68,18 @@ const OURS: [&str; 12] = [
     "serial_link",
 ];
 
-fn is_ours(target: &str) -> bool {
+pub(crate) fn is_ours(target: &str) -> bool {
     let krate = target.split("::").next().unwrap_or(target);
     OURS.contains(&krate)
+}
+
+/// The stderr filter: `RUST_LOG` when set, else dependencies at warn and our crates at `ours`
+/// (`None` where our events reach the console another way).
+pub(crate) fn stderr_filter(ours: Option<Level>) -> EnvFilter {
+    EnvFilter::try_from_default_env().unwrap_or_else(|_| match ours {
+        Some(level) => EnvFilter::new(format!("warn,{}", crate_filter(level))),
+        None => EnvFilter::new("warn"),
+    })
 }
 
 /// Dependencies only warn, except RustDDS, whose warnings about peers that have no locator
@@ -125,8 +141,7 @@ impl<S: Subscriber> Layer<S> for RosoutLayer {
         if *meta.level() > self.max || !is_ours(meta.target()) || PUBLISHING.with(Cell::get) {
             return;
         }
-        let mut text = Text::default();
-        event.record(&mut text);
+        let text = message(event);
         let level = match *meta.level() {
             Level::ERROR => LogLevel::Error,
             Level::WARN => LogLevel::Warn,
@@ -138,7 +153,7 @@ impl<S: Subscriber> Layer<S> for RosoutLayer {
             Time::now(),
             level,
             &self.name,
-            &text.0,
+            &text,
             meta.file().unwrap_or(""),
             meta.module_path().unwrap_or(""),
             meta.line().unwrap_or(0),
@@ -147,7 +162,13 @@ impl<S: Subscriber> Layer<S> for RosoutLayer {
     }
 }
 
-/// The message, then the other fields as `name=value`.
+/// The event's message, then its other fields as `name=value`.
+pub(crate) fn message(event: &Event<'_>) -> String {
+    let mut text = Text::default();
+    event.record(&mut text);
+    text.0
+}
+
 #[derive(Default)]
 struct Text(String);
 

@@ -1,0 +1,131 @@
+//! Publishers and subscriptions over r2r's untyped API: r2r looks the type up by its ROS name
+//! in the interfaces it generated, and our messages cross as JSON.
+
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use checkers_msgs::Interface;
+use futures::{Stream, StreamExt};
+
+use super::convert::{from_json, to_json};
+use super::node::{create_error, Node};
+use super::qos;
+use super::spin::Shared;
+use crate::error::RosError;
+use crate::qos::Qos;
+
+type Samples = Pin<Box<dyn Stream<Item = r2r::Result<serde_json::Value>> + Send>>;
+
+impl Node {
+    pub fn publisher<T: Interface>(
+        &mut self,
+        topic: &str,
+        qos: Qos,
+    ) -> Result<Publisher<T>, RosError> {
+        let fqn = self.name_of("topic", topic)?;
+        let inner = self
+            .shared
+            .with(|n| n.create_publisher_untyped(topic, T::ROS_TYPE, qos::profile(qos)))
+            .map_err(|e| create_error(format!("publisher on {fqn} ({})", T::ROS_TYPE), e))?;
+        Ok(Publisher {
+            inner: Mutex::new(inner),
+            topic: fqn,
+            _node: Arc::clone(&self.shared),
+            _t: PhantomData,
+        })
+    }
+
+    pub fn subscription<T: Interface>(
+        &mut self,
+        topic: &str,
+        qos: Qos,
+    ) -> Result<Subscription<T>, RosError> {
+        let fqn = self.name_of("topic", topic)?;
+        let samples = self
+            .shared
+            .with(|n| n.subscribe_untyped(topic, T::ROS_TYPE, qos::profile(qos)))
+            .map_err(|e| create_error(format!("subscription to {fqn} ({})", T::ROS_TYPE), e))?;
+        Ok(Subscription {
+            samples: tokio::sync::Mutex::new(Box::pin(samples)),
+            topic: fqn,
+            _node: Arc::clone(&self.shared),
+            _t: PhantomData,
+        })
+    }
+}
+
+pub struct Publisher<T: Interface> {
+    /// r2r's publisher may move between threads but not be shared by them.
+    inner: Mutex<r2r::PublisherUntyped>,
+    topic: String,
+    _node: Arc<Shared>,
+    _t: PhantomData<T>,
+}
+
+impl<T: Interface> std::fmt::Debug for Publisher<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Publisher({})", self.topic)
+    }
+}
+
+impl<T: Interface> Publisher<T> {
+    /// Publishes `msg` after checking its bounds (a peer could reject an oversize message).
+    pub async fn publish(&self, msg: T) -> Result<(), RosError> {
+        let error = |why: String| RosError::Publish {
+            topic: self.topic.clone(),
+            why,
+        };
+        msg.check_bounds().map_err(|e| RosError::Bounds {
+            topic: self.topic.clone(),
+            why: e.to_string(),
+        })?;
+        let json = to_json(&msg).map_err(|e| error(format!("no JSON form: {e}")))?;
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .publish(json)
+            .map_err(|e| error(e.to_string()))
+    }
+
+    pub fn topic(&self) -> &str {
+        &self.topic
+    }
+}
+
+pub struct Subscription<T: Interface> {
+    samples: tokio::sync::Mutex<Samples>,
+    topic: String,
+    _node: Arc<Shared>,
+    _t: PhantomData<T>,
+}
+
+impl<T: Interface> std::fmt::Debug for Subscription<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Subscription({})", self.topic)
+    }
+}
+
+impl<T: Interface> Subscription<T> {
+    /// The messages as a stream. A sample that does not decode is logged with the topic and
+    /// skipped: one bad frame never ends the stream.
+    pub fn stream(&self) -> Pin<Box<dyn Stream<Item = T> + Send + '_>> {
+        Box::pin(futures::stream::unfold(self, |sub| async move {
+            loop {
+                let sample = sub.samples.lock().await.next().await?;
+                match sample.map_err(|e| e.to_string()).and_then(from_json::<T>) {
+                    Ok(m) => return Some((m, sub)),
+                    Err(e) => tracing::warn!(
+                        topic = %sub.topic,
+                        "dropping a sample that does not decode as {}: {e}",
+                        T::ROS_TYPE
+                    ),
+                }
+            }
+        }))
+    }
+
+    pub fn topic(&self) -> &str {
+        &self.topic
+    }
+}
