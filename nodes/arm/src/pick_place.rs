@@ -191,6 +191,19 @@ impl PickPlace {
         self.rest
     }
 
+    pub fn board(&self) -> &BoardConfig {
+        &self.board
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The cup's height while it travels over the board: the approach height above a piece.
+    pub fn travel_z(&self) -> f64 {
+        self.board.board.top_z_m + self.board.pieces.height_m + self.motion.approach_height_m
+    }
+
     /// An empty tray plan's worth of kings: one per configured slot.
     pub fn full_tray(&self) -> SpareKings {
         SpareKings::full(self.board.tray_slots())
@@ -204,8 +217,23 @@ impl PickPlace {
         start: &Joints,
         tray: &mut SpareKings,
     ) -> Result<Plan, PlanError> {
+        let captured: Vec<Square> = mv.captured_squares().collect();
+        self.plan(mv.from(), mv.to(), &captured, mv.promotes(), start, tray)
+    }
+
+    /// The steps for a move given by its squares: what the arm node gets from a goal message,
+    /// which carries no position to rebuild a [`Move`] from.
+    pub fn plan(
+        &self,
+        from: Square,
+        to: Square,
+        captured: &[Square],
+        promotes: bool,
+        start: &Joints,
+        tray: &mut SpareKings,
+    ) -> Result<Plan, PlanError> {
         self.check_start(start)?;
-        let king_slot = if mv.promotes() {
+        let king_slot = if promotes {
             Some(tray.next_free().ok_or(PlanError::NoSpareKing {
                 slots: self.board.tray_slots(),
             })?)
@@ -213,7 +241,6 @@ impl PickPlace {
             None
         };
         let mut b = Builder::new(self, *start);
-        let (from, to) = (mv.from(), mv.to());
         let board_top = self.board.board.top_z_m;
 
         b.step(format!("pick {from}"));
@@ -243,7 +270,7 @@ impl PickPlace {
         b.place(self.board.square_center(to), board_top, &format!("{to}"))?;
 
         // Nearest captured piece first, from wherever the cup is.
-        let mut left: Vec<Square> = mv.captured_squares().collect();
+        let mut left: Vec<Square> = captured.to_vec();
         let mut here = self.board.square_center(to);
         while !left.is_empty() {
             let (i, _) = left
@@ -266,7 +293,7 @@ impl PickPlace {
         if let Some(slot) = king_slot {
             tray.take(slot);
         }
-        debug!(%mv, steps = b.steps.len(), "planned");
+        debug!(%from, %to, steps = b.steps.len(), "planned");
         Ok(Plan {
             start: *start,
             steps: b.steps,

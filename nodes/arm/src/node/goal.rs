@@ -1,0 +1,115 @@
+//! An `ExecuteMove` goal's move, checked. The arm knows no position, so it cannot check that a
+//! move is legal; it checks that the message describes a move at all: squares on the board, a
+//! path of diagonal legs that ends on `to_square`, one landing per captured piece, each captured
+//! piece on a leg, nothing captured twice. A goal that fails is aborted with the reason.
+
+use checkers_msgs::msg::Move as MoveMsg;
+use draughts::Square;
+
+/// The squares of a move, as the planner takes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveSquares {
+    pub from: Square,
+    pub to: Square,
+    pub captured: Vec<Square>,
+    pub promotes: bool,
+}
+
+fn square(n: u8, what: &str) -> Result<Square, String> {
+    Square::from_number(n).ok_or_else(|| format!("{what} {n} is not a square (1..32)"))
+}
+
+/// The squares strictly between `a` and `b` on their diagonal, or None if they share none.
+fn between(a: Square, b: Square) -> Option<Vec<Square>> {
+    let (df, dr) = (
+        i16::from(b.file()) - i16::from(a.file()),
+        i16::from(b.rank()) - i16::from(a.rank()),
+    );
+    if df == 0 || df.abs() != dr.abs() {
+        return None;
+    }
+    let (sf, sr) = (df.signum(), dr.signum());
+    Some(
+        (1..df.abs())
+            .filter_map(|k| {
+                let f = u8::try_from(i16::from(a.file()) + k * sf).ok()?;
+                let r = u8::try_from(i16::from(a.rank()) + k * sr).ok()?;
+                Square::from_file_rank(f, r)
+            })
+            .collect(),
+    )
+}
+
+pub fn check(mv: &MoveMsg) -> Result<MoveSquares, String> {
+    let from = square(mv.from_square, "from_square")?;
+    let to = square(mv.to_square, "to_square")?;
+    let path = mv
+        .path
+        .iter()
+        .map(|n| square(*n, "a path entry"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let captured = mv
+        .captured
+        .iter()
+        .map(|n| square(*n, "a captured square"))
+        .collect::<Result<Vec<_>, _>>()?;
+    if path.last() != Some(&to) {
+        return Err(format!(
+            "the path {:?} does not end on to_square {}",
+            mv.path, mv.to_square
+        ));
+    }
+    if !captured.is_empty() && captured.len() != path.len() {
+        return Err(format!(
+            "a capture lands once per captured piece: {} landings, {} captured",
+            path.len(),
+            captured.len()
+        ));
+    }
+    if captured.is_empty() && (path.len() != 1 || from == to) {
+        return Err("a quiet move has exactly one landing, another square".into());
+    }
+    let mut on_legs = Vec::new();
+    let mut at = from;
+    for &next in &path {
+        let leg =
+            between(at, next).ok_or_else(|| format!("{at} to {next} is not along a diagonal"))?;
+        on_legs.extend(leg);
+        at = next;
+    }
+    for (i, c) in captured.iter().enumerate() {
+        if captured[..i].contains(c) {
+            return Err(format!("{c} is captured twice"));
+        }
+        if !on_legs.contains(c) {
+            return Err(format!(
+                "the captured piece on {c} lies on no leg of the path"
+            ));
+        }
+        if *c == to || *c == from {
+            return Err(format!(
+                "{c} is both captured and the moving piece's square"
+            ));
+        }
+    }
+    Ok(MoveSquares {
+        from,
+        to,
+        captured,
+        promotes: mv.promotes,
+    })
+}
+
+/// How a move is named in messages: its text, or its squares when the text is empty.
+pub fn name(mv: &MoveMsg) -> String {
+    if mv.text.is_empty() {
+        let mut s = mv.from_square.to_string();
+        for p in &mv.path {
+            s.push('-');
+            s.push_str(&p.to_string());
+        }
+        s
+    } else {
+        mv.text.clone()
+    }
+}
