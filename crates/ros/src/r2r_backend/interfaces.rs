@@ -6,7 +6,7 @@
 macro_rules! checkers_interfaces {
     ($then:ident) => {
         $then! {
-            services: [HumanMove, NewGame, Resign, ResolveAmbiguity, ScanBoard],
+            services: [ArmHome, HumanMove, NewGame, Resign, ResolveAmbiguity, ScanBoard],
             actions: [ExecuteMove, PlanMove],
         }
     };
