@@ -4,7 +4,8 @@
 //! (little-endian fields and the [`Message`] trait), the message sets ([`common`], [`field`],
 //! [`arm`], [`head`]) and [`Link`], a sans-IO endpoint with the handshake, acknowledgements and
 //! retransmission. `docs/serial-protocol.md` is the same protocol written for firmware authors.
-//! With the `tokio` feature, [`transport`] runs a link over any async byte stream.
+//! With the `tokio` feature, [`transport`] runs a link over any async byte stream; with `port`
+//! (Unix), `port` opens serial devices and pseudo-terminals as such streams.
 #![forbid(unsafe_code)]
 
 pub mod arm;
@@ -17,6 +18,8 @@ pub mod frame;
 pub mod head;
 pub mod header;
 mod link;
+#[cfg(all(feature = "port", unix))]
+pub mod port;
 #[cfg(feature = "tokio")]
 pub mod transport;
 pub mod units;

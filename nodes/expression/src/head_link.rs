@@ -43,16 +43,11 @@ fn commands(frame: &Frame) -> [HeadCommand; 3] {
 async fn drive(port: String, mut frames: watch::Receiver<Option<Frame>>) {
     let mut warned = false;
     loop {
-        let io = match tokio::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&port)
-            .await
-        {
+        let io = match serial_link::port::open(&port, serial_link::port::DEFAULT_BAUD) {
             Ok(io) => io,
             Err(e) => {
                 if !warned {
-                    tracing::warn!(%port, "cannot open the head controller's port: {e}; retrying");
+                    tracing::warn!("cannot open the head controller's port: {e}; retrying");
                     warned = true;
                 }
                 tokio::time::sleep(REOPEN).await;
