@@ -6,7 +6,10 @@
 //! a rule.
 
 pub mod infer;
+mod markers;
+pub mod node;
 pub mod record;
+pub mod referee;
 
 pub use infer::{infer, Inference};
 pub use record::{GameRecord, RecordError, Resume, StateDir};

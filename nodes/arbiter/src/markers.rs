@@ -1,0 +1,91 @@
+//! `/board/markers` for rviz: the pieces (kings taller), the last move's squares, and where the
+//! human may move. Each marker sits in its square's frame of the URDF (`square_c3`...), so the
+//! board's geometry lives in one place: the URDF generated from config/board.yaml.
+
+use checkers_msgs::builtin_interfaces::msg::Time;
+use checkers_msgs::std_msgs::msg::ColorRGBA;
+use checkers_msgs::visualization_msgs::msg::{Marker, MarkerArray};
+use draughts::{Color, PieceKind, Square};
+
+use crate::referee::{status, Referee};
+
+/// A piece's diameter and a man's height, metres (the sim's pieces).
+const PIECE_DIAMETER: f64 = 0.016;
+const PIECE_HEIGHT: f64 = 0.004;
+/// Marks drawn flat on a square.
+const MARK_SIZE: f64 = 0.017;
+
+fn color(r: f32, g: f32, b: f32, a: f32) -> ColorRGBA {
+    ColorRGBA { r, g, b, a }
+}
+
+fn marker(stamp: &Time, ns: &str, id: i32, square: Square) -> Marker {
+    let mut m = Marker {
+        ns: ns.to_string(),
+        id,
+        action: Marker::ADD,
+        ..Marker::default()
+    };
+    m.header.stamp = stamp.clone();
+    m.header.frame_id = format!("square_{square}");
+    m.pose.orientation.w = 1.0;
+    m
+}
+
+pub fn board_markers(r: &Referee, stamp: Time) -> MarkerArray {
+    let mut all = vec![Marker {
+        action: Marker::DELETEALL,
+        ..Marker::default()
+    }];
+    let pos = r.position();
+    for n in 1..=32u8 {
+        let Some(sq) = Square::from_number(n) else {
+            continue;
+        };
+        let Some(piece) = pos.piece_at(sq) else {
+            continue;
+        };
+        let mut m = marker(&stamp, "pieces", i32::from(n), sq);
+        m.r#type = Marker::CYLINDER;
+        let height = if piece.kind == PieceKind::King {
+            2.0 * PIECE_HEIGHT
+        } else {
+            PIECE_HEIGHT
+        };
+        m.scale.x = PIECE_DIAMETER;
+        m.scale.y = PIECE_DIAMETER;
+        m.scale.z = height;
+        m.pose.position.z = height / 2.0;
+        m.color = match piece.color {
+            Color::White => color(0.95, 0.93, 0.85, 1.0),
+            Color::Black => color(0.12, 0.1, 0.1, 1.0),
+        };
+        all.push(m);
+    }
+    if let Some(last) = r.game().moves().last() {
+        for (i, sq) in [last.from(), last.to()].into_iter().enumerate() {
+            let mut m = marker(&stamp, "last_move", i as i32, sq);
+            m.r#type = Marker::CUBE;
+            m.scale.x = MARK_SIZE;
+            m.scale.y = MARK_SIZE;
+            m.scale.z = 0.0005;
+            m.color = color(0.2, 0.8, 0.2, 0.6);
+            all.push(m);
+        }
+    }
+    if r.status() == status::WAITING_FOR_HUMAN {
+        let mut targets: Vec<Square> = r.game().legal_moves().iter().map(|m| m.to()).collect();
+        targets.sort_by_key(|s| s.number());
+        targets.dedup();
+        for (i, sq) in targets.into_iter().enumerate() {
+            let mut m = marker(&stamp, "legal_targets", i as i32, sq);
+            m.r#type = Marker::CUBE;
+            m.scale.x = MARK_SIZE * 0.5;
+            m.scale.y = MARK_SIZE * 0.5;
+            m.scale.z = 0.0005;
+            m.color = color(0.2, 0.4, 1.0, 0.5);
+            all.push(m);
+        }
+    }
+    MarkerArray { markers: all }
+}

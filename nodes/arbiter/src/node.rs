@@ -1,0 +1,520 @@
+//! The arbiter node: the game loop of DESIGN.md over the ROS graph. Human's turn: judge each
+//! confirmed reading. Robot's turn: plan (`/planner/plan`, with the level's budget) -> execute
+//! (`/arm/execute`) -> verify (`/board/scan`). Services `/game/new`, `/game/resign`,
+//! `/game/resolve` are answered between turns and told "busy" during the robot's.
+//!
+//! Parameters: `state_dir`, `robot_color` (white|black), `level`, `time_budget_s`,
+//! `planner_margin_s`, `planner_timeout_s` (when the budget is 0), `arm_timeout_s`,
+//! `scan_timeout_s`, `verify` (bool), `start_new_game` (bool: start one at launch when none is
+//! in progress).
+
+use std::time::Duration;
+
+use checkers_msgs::action::{ExecuteMove, ExecuteMove_Goal, PlanMove, PlanMove_Goal};
+use checkers_msgs::convert::{move_msg, position_msg, side_code};
+use checkers_msgs::msg::{BoardOccupancy, GameEvent, GameState};
+use checkers_msgs::srv::{
+    NewGame, NewGame_Request, NewGame_Response, Resign, Resign_Request, Resign_Response,
+    ResolveAmbiguity, ResolveAmbiguity_Response,
+};
+use checkers_msgs::visualization_msgs::msg::MarkerArray;
+use draughts::{Color, Move};
+use futures::{Stream, StreamExt};
+use ros::{
+    ActionClient, GoalOutcome, Node, Publisher, Qos, RosError, ServiceClient, ServiceServer,
+};
+
+use crate::markers::board_markers;
+use crate::record::StateDir;
+use crate::referee::{kind, status, Announcement, Referee};
+
+#[derive(Debug, thiserror::Error)]
+pub enum NodeError {
+    #[error(transparent)]
+    Ros(#[from] RosError),
+    #[error(transparent)]
+    Params(#[from] ros::ParamsError),
+    #[error("parameter {name}: {why}")]
+    Param { name: &'static str, why: String },
+    #[error(transparent)]
+    Record(#[from] crate::record::RecordError),
+}
+
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub state_dir: String,
+    pub robot_color: Color,
+    pub level: String,
+    pub time_budget_s: f64,
+    pub planner_margin_s: f64,
+    pub planner_timeout_s: f64,
+    pub arm_timeout_s: f64,
+    pub scan_timeout_s: f64,
+    pub verify: bool,
+    pub start_new_game: bool,
+}
+
+fn parse_color(name: &'static str, text: &str) -> Result<Color, NodeError> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "white" => Ok(Color::White),
+        "black" => Ok(Color::Black),
+        other => Err(NodeError::Param {
+            name,
+            why: format!("{other:?} is neither white nor black"),
+        }),
+    }
+}
+
+impl Settings {
+    pub fn declare(node: &mut Node) -> Result<Settings, NodeError> {
+        let p = node.params();
+        let default_dir = std::env::var("HOME")
+            .map(|h| format!("{h}/.local/state/checkers_robot"))
+            .unwrap_or_else(|_| "checkers_robot_state".into());
+        let color = p.declare("robot_color", "black".to_string())?;
+        Ok(Settings {
+            state_dir: p.declare("state_dir", default_dir)?,
+            robot_color: parse_color("robot_color", &color)?,
+            level: p.declare("level", "medium".to_string())?,
+            time_budget_s: p.declare("time_budget_s", 1.0f64)?.max(0.0),
+            planner_margin_s: p.declare("planner_margin_s", 1.0f64)?.max(0.05),
+            planner_timeout_s: p.declare("planner_timeout_s", 20.0f64)?.max(0.1),
+            arm_timeout_s: p.declare("arm_timeout_s", 120.0f64)?.max(0.1),
+            scan_timeout_s: p.declare("scan_timeout_s", 3.0f64)?.max(0.1),
+            verify: p.declare("verify", true)?,
+            start_new_game: p.declare("start_new_game", true)?,
+        })
+    }
+}
+
+struct Outputs {
+    state: Publisher<GameState>,
+    events: Publisher<GameEvent>,
+    markers: Publisher<MarkerArray>,
+}
+
+struct Helpers {
+    planner: ActionClient<PlanMove>,
+    arm: ActionClient<ExecuteMove>,
+    scan: ServiceClient<checkers_msgs::srv::ScanBoard>,
+}
+
+struct Services {
+    new: ServiceServer<NewGame>,
+    resign: ServiceServer<Resign>,
+    resolve: ServiceServer<ResolveAmbiguity>,
+}
+
+/// What the planner was doing, for `/game/state` while it searches.
+#[derive(Debug, Default, Clone)]
+struct Search {
+    depth: u32,
+    nodes: u64,
+    best: String,
+    elapsed: f32,
+}
+
+fn state_msg(r: &Referee, search: &Search, node: &Node) -> GameState {
+    let game = r.game();
+    let result = game.result();
+    let mut msg = GameState {
+        game_id: r.record().game_id,
+        position: position_msg(r.position()),
+        status: r.status(),
+        robot_color: side_code(r.robot()),
+        level: r.level().to_string(),
+        ply: game.moves().len() as u32,
+        last_move: game.moves().last().map(move_msg).unwrap_or_default(),
+        legal_moves: if r.status() == status::IDLE {
+            Vec::new()
+        } else {
+            game.legal_moves().iter().map(move_msg).collect()
+        },
+        candidates: r.candidates().iter().map(move_msg).collect(),
+        result: result.pdn_tag().to_string(),
+        result_reason: if result.is_over() {
+            result.to_string()
+        } else {
+            String::new()
+        },
+        search_depth: search.depth,
+        search_nodes: search.nodes,
+        best_move_text: search.best.clone(),
+        search_elapsed_s: search.elapsed,
+        message: r.message().to_string(),
+        ..GameState::default()
+    };
+    msg.header.stamp = node.now();
+    msg.header.frame_id = "board".into();
+    msg
+}
+
+fn event_msg(a: &Announcement, ply: u32, node: &Node) -> GameEvent {
+    let mut msg = GameEvent {
+        kind: a.kind,
+        side: side_code(a.side),
+        ply,
+        game_move: a.game_move.as_ref().map(move_msg).unwrap_or_default(),
+        candidates: a.candidates.iter().map(move_msg).collect(),
+        wrong_squares: a.wrong_squares.clone(),
+        occupancy: a.occupancy,
+        text: a.text.clone(),
+        ..GameEvent::default()
+    };
+    msg.header.stamp = node.now();
+    msg
+}
+
+async fn announce(
+    out: &Outputs,
+    node: &Node,
+    r: &Referee,
+    search: &Search,
+    notes: Vec<Announcement>,
+) {
+    // State first: a listener reacting to an event finds the state that goes with it.
+    if let Err(e) = out.state.publish(state_msg(r, search, node)).await {
+        tracing::warn!("{e}");
+    }
+    let ply = r.game().moves().len() as u32;
+    for a in &notes {
+        tracing::info!(kind = a.kind, "{}", a.text);
+        if let Err(e) = out.events.publish(event_msg(a, ply, node)).await {
+            tracing::warn!("{e}");
+        }
+    }
+    if let Err(e) = out.markers.publish(board_markers(r, node.now())).await {
+        tracing::warn!("{e}");
+    }
+}
+
+pub async fn run(mut node: Node) -> Result<(), NodeError> {
+    let settings = Settings::declare(&mut node)?;
+    for name in node.params().unused_overrides() {
+        tracing::warn!(
+            parameter = name,
+            "no such parameter of the arbiter; ignored"
+        );
+    }
+    let out = Outputs {
+        state: node.publisher("/game/state", Qos::State)?,
+        events: node.publisher("/game/events", Qos::Events)?,
+        markers: node.publisher("/board/markers", Qos::State)?,
+    };
+    let helpers = Helpers {
+        planner: node.action_client("/planner/plan")?,
+        arm: node.action_client("/arm/execute")?,
+        scan: node.service_client("/board/scan")?,
+    };
+    let services = Services {
+        new: node.service_server("/game/new")?,
+        resign: node.service_server("/game/resign")?,
+        resolve: node.service_server("/game/resolve")?,
+    };
+    let occupancy = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
+    let mut readings = occupancy.stream();
+
+    let dir = StateDir::open(&settings.state_dir)?;
+    let (mut referee, notes) = Referee::open(dir, settings.robot_color, &settings.level)?;
+    let mut notes = notes;
+    if referee.status() == status::IDLE && settings.start_new_game {
+        match referee.new_game(settings.robot_color, Some(&settings.level), "") {
+            Ok(n) => notes.extend(n),
+            Err(e) => tracing::error!("cannot start a game: {e}"),
+        }
+    }
+    let mut search = Search::default();
+    announce(&out, &node, &referee, &search, notes).await;
+    tracing::info!(state_dir = %settings.state_dir, "arbiter running");
+
+    loop {
+        if referee.robots_turn() {
+            let notes = robot_turn(
+                &node,
+                &settings,
+                &mut referee,
+                &mut search,
+                &out,
+                &helpers,
+                &services,
+                &mut readings,
+            )
+            .await;
+            search = Search::default();
+            announce(&out, &node, &referee, &search, notes).await;
+            continue;
+        }
+        let notes = tokio::select! {
+            (id, req) = services.new.next_request() => {
+                let robot = match req.robot_color {
+                    NewGame_Request::SIDE_WHITE => Some(Color::White),
+                    NewGame_Request::SIDE_BLACK => Some(Color::Black),
+                    NewGame_Request::SIDE_RANDOM => Some(random_color()),
+                    _ => None,
+                };
+                let (response, notes) = match robot {
+                    None => (NewGame_Response { success: false, message: format!("robot_color {} is not a side", req.robot_color) }, Vec::new()),
+                    Some(robot) => match referee.new_game(robot, Some(&req.level), &req.fen) {
+                        Ok(notes) => (NewGame_Response { success: true, message: format!("game {} started", referee.record().game_id) }, notes),
+                        Err(e) => (NewGame_Response { success: false, message: e }, Vec::new()),
+                    },
+                };
+                respond(&services.new, id, response).await;
+                notes
+            }
+            (id, req) = services.resign.next_request() => {
+                let side = if req.side == Resign_Request::SIDE_WHITE { Color::White } else { Color::Black };
+                let (response, notes) = match referee.resign(side) {
+                    Ok(notes) => (Resign_Response { success: true, message: "resigned".into() }, notes),
+                    Err(e) => (Resign_Response { success: false, message: e }, Vec::new()),
+                };
+                respond(&services.resign, id, response).await;
+                notes
+            }
+            (id, req) = services.resolve.next_request() => {
+                let (response, notes) = match referee.resolve(usize::from(req.index), &req.move_text) {
+                    Ok(notes) => (ResolveAmbiguity_Response { success: true, message: "played".into() }, notes),
+                    Err(e) => (ResolveAmbiguity_Response { success: false, message: e }, Vec::new()),
+                };
+                respond(&services.resolve, id, response).await;
+                notes
+            }
+            Some(reading) = readings.next() => {
+                if reading.confirmed {
+                    referee.on_reading(reading.occupied, reading.seq, ros::clock::seconds(&reading.header.stamp))
+                } else {
+                    Vec::new()
+                }
+            }
+        };
+        announce(&out, &node, &referee, &search, notes).await;
+    }
+}
+
+fn random_color() -> Color {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    if nanos.is_multiple_of(2) {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+async fn respond<S: checkers_msgs::ServiceInterface>(
+    server: &ServiceServer<S>,
+    id: ros::RequestId,
+    response: S::Response,
+) {
+    if let Err(e) = server.respond(id, response).await {
+        tracing::warn!("{e}");
+    }
+}
+
+/// During the robot's turn the services answer "busy" and readings are set aside: nothing the
+/// human does with the board counts until the robot has finished.
+async fn stay_busy(
+    services: &Services,
+    readings: &mut (impl Stream<Item = BoardOccupancy> + Unpin),
+) {
+    const BUSY: &str = "busy: the robot is taking its turn; try again after its move";
+    loop {
+        tokio::select! {
+            (id, _) = services.new.next_request() => respond(&services.new, id, NewGame_Response { success: false, message: BUSY.into() }).await,
+            (id, _) = services.resign.next_request() => respond(&services.resign, id, Resign_Response { success: false, message: BUSY.into() }).await,
+            (id, _) = services.resolve.next_request() => respond(&services.resolve, id, ResolveAmbiguity_Response { success: false, message: BUSY.into() }).await,
+            Some(r) = readings.next() => tracing::info!(seq = r.seq, "a reading during the robot's turn: ignored"),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn robot_turn(
+    node: &Node,
+    settings: &Settings,
+    referee: &mut Referee,
+    search: &mut Search,
+    out: &Outputs,
+    helpers: &Helpers,
+    services: &Services,
+    readings: &mut (impl Stream<Item = BoardOccupancy> + Unpin),
+) -> Vec<Announcement> {
+    let work = async {
+        let mut notes = Vec::new();
+        referee.set_status(status::ROBOT_THINKING, "");
+        announce(out, node, referee, search, Vec::new()).await;
+        let planned = plan(node, settings, referee, search, out, helpers).await;
+        let mv = match planned {
+            Ok(mv) => mv,
+            Err(why) => {
+                let quick = referee.fallback_move();
+                notes.push(Announcement::new(
+                    kind::PLANNER_TIMEOUT,
+                    referee.robot(),
+                    format!("{why}; the arbiter plays a quick move of its own"),
+                ));
+                match quick {
+                    Some(mv) => mv,
+                    None => {
+                        referee.set_status(status::ERROR, "no move to play");
+                        return notes;
+                    }
+                }
+            }
+        };
+        referee.set_status(status::ROBOT_MOVING, format!("moving {}", mv.text()));
+        announce(out, node, referee, search, Vec::new()).await;
+        let executed = execute(settings, helpers, &mv).await;
+        match referee.robot_moved(&mv) {
+            Ok(n) => notes.extend(n),
+            Err(e) => {
+                referee.set_status(status::ERROR, e);
+                return notes;
+            }
+        }
+        if let Err(why) = executed {
+            notes.push(Announcement::new(
+                kind::ARM_FAILED,
+                referee.robot(),
+                why.clone(),
+            ));
+            notes.extend(referee.board_mismatch(
+                scan(settings, helpers).await.unwrap_or(0),
+                &format!("the arm could not make {}", mv.text()),
+            ));
+            return notes;
+        }
+        if settings.verify && !referee.is_over() {
+            let before = referee.status();
+            referee.set_status(status::VERIFYING, "checking the board");
+            announce(out, node, referee, search, Vec::new()).await;
+            match scan(settings, helpers).await {
+                Ok(seen) if seen == referee.position().occupancy_mask() => {
+                    referee.set_status(before, "");
+                }
+                Ok(seen) => {
+                    notes.push(Announcement::new(
+                        kind::ARM_FAILED,
+                        referee.robot(),
+                        format!("after {} the board is not as it should be", mv.text()),
+                    ));
+                    notes.extend(
+                        referee.board_mismatch(seen, "the board does not match the robot's move"),
+                    );
+                }
+                Err(why) => {
+                    tracing::warn!("the board could not be checked: {why}");
+                    referee.set_status(before, format!("the board was not checked: {why}"));
+                }
+            }
+        }
+        notes
+    };
+    tokio::select! {
+        notes = work => notes,
+        _ = stay_busy(services, readings) => Vec::new(),
+    }
+}
+
+/// Asks the planner; `Err` says why its answer cannot be used.
+async fn plan(
+    node: &Node,
+    settings: &Settings,
+    referee: &Referee,
+    search: &mut Search,
+    out: &Outputs,
+    helpers: &Helpers,
+) -> Result<Move, String> {
+    let game = referee.game();
+    let goal = PlanMove_Goal {
+        position: position_msg(referee.position()),
+        start_fen: referee.record().start_fen.clone(),
+        history: game.moves().iter().map(Move::text).collect(),
+        time_budget_s: settings.time_budget_s as f32,
+        algorithm: String::new(),
+    };
+    let wait = if settings.time_budget_s > 0.0 {
+        settings.time_budget_s + settings.planner_margin_s
+    } else {
+        settings.planner_timeout_s
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait);
+    let goal = match helpers
+        .planner
+        .send_goal(goal, Duration::from_secs_f64(wait.min(5.0)))
+        .await
+    {
+        Ok(g) => g,
+        Err(e) => return Err(format!("the planner did not take the goal: {e}")),
+    };
+    let mut feedback = std::pin::pin!(goal.feedback());
+    let result = goal.result(Duration::from_secs_f64(wait));
+    tokio::pin!(result);
+    let answer = loop {
+        tokio::select! {
+            r = &mut result => break r,
+            Some(f) = feedback.next() => {
+                *search = Search { depth: f.depth, nodes: f.nodes, best: f.best_move_text, elapsed: f.elapsed_s };
+                if let Err(e) = out.state.publish(state_msg(referee, search, node)).await {
+                    tracing::warn!("{e}");
+                }
+            }
+            _ = tokio::time::sleep_until(deadline) => {
+                let _ = goal.cancel(Duration::from_millis(500)).await;
+                return Err(format!("the planner did not answer within {wait:.1} s"));
+            }
+        }
+    };
+    match answer {
+        Ok((GoalOutcome::Succeeded, r)) => {
+            checkers_msgs::convert::find_move(referee.position(), &r.best_move)
+                .map_err(|e| format!("the planner answered an unusable move: {e}"))
+        }
+        Ok((outcome, r)) => Err(format!(
+            "the planner's goal ended {outcome:?}: {}",
+            r.message
+        )),
+        Err(e) => Err(format!("the planner failed: {e}")),
+    }
+}
+
+async fn execute(settings: &Settings, helpers: &Helpers, mv: &Move) -> Result<(), String> {
+    let timeout = Duration::from_secs_f64(settings.arm_timeout_s);
+    let goal = helpers
+        .arm
+        .send_goal(
+            ExecuteMove_Goal {
+                game_move: move_msg(mv),
+            },
+            Duration::from_secs(5),
+        )
+        .await
+        .map_err(|e| format!("the arm did not take the move: {e}"))?;
+    match goal.result(timeout).await {
+        Ok((GoalOutcome::Succeeded, r)) if r.success => Ok(()),
+        Ok((_, r)) => Err(format!("the arm failed: {}", r.message)),
+        Err(e) => {
+            let _ = goal.cancel(Duration::from_secs(1)).await;
+            Err(format!("the arm: {e}"))
+        }
+    }
+}
+
+async fn scan(settings: &Settings, helpers: &Helpers) -> Result<u32, String> {
+    let per_try = Duration::from_secs_f64(settings.scan_timeout_s);
+    let reply = helpers
+        .scan
+        .call_retrying(
+            checkers_msgs::srv::ScanBoard_Request { reads: 0 },
+            per_try,
+            3,
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    if reply.success {
+        Ok(reply.occupancy.occupied)
+    } else {
+        Err(reply.message)
+    }
+}

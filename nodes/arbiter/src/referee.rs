@@ -1,0 +1,523 @@
+//! The referee's bookkeeping, without ROS: the game in progress, its status, what the board must
+//! show, and the decisions on each reading. The node ([`crate::node`]) moves messages in and out;
+//! everything it decides is decided here, and every ply is persisted before it is announced.
+
+use draughts::{Color, Game, GameResult, Move, Position};
+
+use crate::infer::{infer, squares_of, Inference};
+use crate::record::{GameRecord, RecordError, Resume, StateDir};
+
+/// Statuses, with the values of `checkers_msgs/msg/GameState`.
+pub mod status {
+    pub const IDLE: u8 = 0;
+    pub const WAITING_FOR_HUMAN: u8 = 1;
+    pub const AMBIGUOUS: u8 = 2;
+    pub const ROBOT_THINKING: u8 = 3;
+    pub const ROBOT_MOVING: u8 = 4;
+    pub const VERIFYING: u8 = 5;
+    pub const BOARD_MISMATCH: u8 = 6;
+    pub const ERROR: u8 = 7;
+    pub const WHITE_WON: u8 = 8;
+    pub const BLACK_WON: u8 = 9;
+    pub const DRAW: u8 = 10;
+}
+
+/// Something worth announcing on `/game/events` (kinds as `checkers_msgs/msg/GameEvent`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Announcement {
+    pub kind: u8,
+    pub side: Color,
+    pub game_move: Option<Move>,
+    pub candidates: Vec<Move>,
+    pub wrong_squares: Vec<u8>,
+    pub occupancy: u32,
+    pub text: String,
+}
+
+pub mod kind {
+    pub const INFO: u8 = 0;
+    pub const NEW_GAME: u8 = 1;
+    pub const RESUMED: u8 = 2;
+    pub const HUMAN_MOVED: u8 = 3;
+    pub const ILLEGAL_MOVE: u8 = 4;
+    pub const AMBIGUOUS: u8 = 5;
+    pub const NOTHING_MOVED: u8 = 6;
+    pub const ROBOT_MOVED: u8 = 7;
+    pub const CAPTURE: u8 = 8;
+    pub const PROMOTION: u8 = 9;
+    pub const ARM_FAILED: u8 = 10;
+    pub const BOARD_MISMATCH: u8 = 11;
+    pub const BOARD_RESTORED: u8 = 12;
+    pub const PLANNER_TIMEOUT: u8 = 13;
+    pub const RESIGNED: u8 = 14;
+    pub const GAME_OVER: u8 = 15;
+}
+
+impl Announcement {
+    pub fn new(kind: u8, side: Color, text: impl Into<String>) -> Announcement {
+        Announcement {
+            kind,
+            side,
+            game_move: None,
+            candidates: Vec::new(),
+            wrong_squares: Vec::new(),
+            occupancy: 0,
+            text: text.into(),
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Referee {
+    dir: StateDir,
+    record: GameRecord,
+    game: Game,
+    status: u8,
+    message: String,
+    candidates: Vec<Move>,
+    /// While the board is wrong: the occupancy it must show again.
+    expected: Option<u32>,
+    /// The last reading judged: (controller sequence number, stamp in seconds).
+    last_reading: Option<(u64, f64)>,
+    level: String,
+}
+
+fn side_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+impl Referee {
+    /// Opens the state directory and resumes the game in progress there, or starts a new one.
+    /// The announcements say what happened (resumed, or a state file set aside).
+    pub fn open(
+        dir: StateDir,
+        robot: Color,
+        level: &str,
+    ) -> Result<(Referee, Vec<Announcement>), RecordError> {
+        let resumed = dir.resume()?;
+        let mut notes = Vec::new();
+        let mut referee = Referee {
+            record: GameRecord::new(dir.last_game_id() + 1, "", robot, level),
+            dir,
+            game: Game::new(),
+            status: status::IDLE,
+            message: String::new(),
+            candidates: Vec::new(),
+            expected: None,
+            last_reading: None,
+            level: level.to_string(),
+        };
+        match resumed {
+            Resume::Game(record, game) => {
+                referee.level = record.level.clone();
+                referee.record = record;
+                referee.game = game;
+                referee.status = referee.turn_status();
+                notes.push(Announcement::new(
+                    kind::RESUMED,
+                    referee.robot(),
+                    format!(
+                        "resumed game {} after {} plies",
+                        referee.record.game_id,
+                        referee.game.moves().len()
+                    ),
+                ));
+            }
+            Resume::Fresh => {}
+            Resume::SetAside { why, moved_to } => {
+                referee.message = format!(
+                    "the saved game could not be used ({why}); it was kept as {}",
+                    moved_to.display()
+                );
+                notes.push(Announcement::new(
+                    kind::INFO,
+                    robot,
+                    referee.message.clone(),
+                ));
+            }
+        }
+        Ok((referee, notes))
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    pub fn record(&self) -> &GameRecord {
+        &self.record
+    }
+
+    pub fn position(&self) -> &Position {
+        self.game.position()
+    }
+
+    pub fn robot(&self) -> Color {
+        self.record.robot().unwrap_or(Color::Black)
+    }
+
+    pub fn level(&self) -> &str {
+        &self.level
+    }
+
+    pub fn status(&self) -> u8 {
+        self.status
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    pub fn candidates(&self) -> &[Move] {
+        &self.candidates
+    }
+
+    pub fn set_status(&mut self, status: u8, message: impl Into<String>) {
+        self.status = status;
+        self.message = message.into();
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.game.result().is_over()
+    }
+
+    /// The robot is to move in a game in progress, with the board as it should be.
+    pub fn robots_turn(&self) -> bool {
+        self.status != status::IDLE
+            && !self.is_over()
+            && self.expected.is_none()
+            && self.position().side_to_move() == self.robot()
+    }
+
+    fn turn_status(&self) -> u8 {
+        match self.game.result() {
+            GameResult::Ongoing if self.position().side_to_move() == self.robot() => {
+                status::ROBOT_THINKING
+            }
+            GameResult::Ongoing => status::WAITING_FOR_HUMAN,
+            GameResult::Win {
+                winner: Color::White,
+                ..
+            } => status::WHITE_WON,
+            GameResult::Win { .. } => status::BLACK_WON,
+            GameResult::Draw(_) => status::DRAW,
+        }
+    }
+
+    /// Starts a new game (the old one, if unfinished, is archived as abandoned).
+    pub fn new_game(
+        &mut self,
+        robot: Color,
+        level: Option<&str>,
+        fen: &str,
+    ) -> Result<Vec<Announcement>, String> {
+        let game = if fen.trim().is_empty() {
+            Game::new()
+        } else {
+            Game::from_fen(fen.trim()).map_err(|e| format!("bad FEN: {e}"))?
+        };
+        if game.result().is_over() {
+            return Err("that position is already decided".into());
+        }
+        let mut notes = Vec::new();
+        if self.status != status::IDLE && !self.game.moves().is_empty() && !self.is_over() {
+            notes.extend(self.archive("abandoned for a new game"));
+        }
+        if let Some(l) = level.filter(|l| !l.is_empty()) {
+            self.level = l.to_string();
+        }
+        // Before the first game the record is only a placeholder: its id is not taken.
+        let previous = if self.status == status::IDLE {
+            0
+        } else {
+            self.record.game_id
+        };
+        let id = self.dir.last_game_id().max(previous) + 1;
+        self.record = GameRecord::new(id, fen.trim(), robot, &self.level);
+        self.game = game;
+        self.candidates.clear();
+        self.expected = None;
+        self.persist().map_err(|e| e.to_string())?;
+        self.status = self.turn_status();
+        self.message = String::new();
+        notes.push(Announcement::new(
+            kind::NEW_GAME,
+            robot,
+            format!(
+                "game {id}: the robot plays {}, level {}",
+                side_name(robot),
+                self.level
+            ),
+        ));
+        Ok(notes)
+    }
+
+    fn persist(&self) -> Result<(), RecordError> {
+        self.dir.save(&self.record)
+    }
+
+    /// Plays a move decided by either side: persisted first, then announced.
+    pub fn play(&mut self, mv: &Move) -> Result<Vec<Announcement>, String> {
+        let mover = self.position().side_to_move();
+        self.game.play(mv).map_err(|e| e.to_string())?;
+        self.record.push(mv);
+        if let Err(e) = self.persist() {
+            // The game goes on; the failure is loud.
+            tracing::error!("cannot save the game: {e}");
+            self.message = format!("cannot save the game: {e}");
+        }
+        let robot = mover == self.robot();
+        let mut notes = vec![{
+            let mut a = Announcement::new(
+                if robot {
+                    kind::ROBOT_MOVED
+                } else {
+                    kind::HUMAN_MOVED
+                },
+                mover,
+                format!(
+                    "{} played {}",
+                    if robot { "the robot" } else { "the human" },
+                    mv.text()
+                ),
+            );
+            a.game_move = Some(*mv);
+            a
+        }];
+        if mv.is_capture() {
+            let mut a = Announcement::new(
+                kind::CAPTURE,
+                mover,
+                format!(
+                    "{} captured {}",
+                    side_name(mover),
+                    mv.captured().count_ones()
+                ),
+            );
+            a.game_move = Some(*mv);
+            notes.push(a);
+        }
+        if mv.promotes() {
+            let mut a = Announcement::new(kind::PROMOTION, mover, "a man was crowned");
+            a.game_move = Some(*mv);
+            notes.push(a);
+        }
+        self.candidates.clear();
+        self.status = self.turn_status();
+        self.message.clear();
+        notes.extend(self.finish_if_over());
+        Ok(notes)
+    }
+
+    pub fn resign(&mut self, side: Color) -> Result<Vec<Announcement>, String> {
+        if self.status == status::IDLE || self.is_over() {
+            return Err("no game in progress".into());
+        }
+        self.game.resign(side);
+        self.record.resign(side);
+        let mut notes = vec![Announcement::new(
+            kind::RESIGNED,
+            side,
+            format!("{} resigned", side_name(side)),
+        )];
+        self.status = self.turn_status();
+        notes.extend(self.finish_if_over());
+        Ok(notes)
+    }
+
+    fn finish_if_over(&mut self) -> Vec<Announcement> {
+        let result = self.game.result();
+        if !result.is_over() {
+            return Vec::new();
+        }
+        let reason = result.to_string();
+        let mut notes = self.archive(&reason);
+        let side = match result {
+            GameResult::Win { winner, .. } => winner,
+            _ => self.position().side_to_move().opponent(),
+        };
+        self.message = reason.clone();
+        notes.push(Announcement::new(kind::GAME_OVER, side, reason));
+        notes
+    }
+
+    fn archive(&mut self, termination: &str) -> Vec<Announcement> {
+        match self.dir.archive(&self.record, &self.game, termination) {
+            Ok(path) => {
+                tracing::info!(file = %path.display(), "game archived");
+                Vec::new()
+            }
+            Err(e) => {
+                tracing::error!("cannot archive the game: {e}");
+                vec![Announcement::new(
+                    kind::INFO,
+                    self.robot(),
+                    format!("cannot archive the game: {e}"),
+                )]
+            }
+        }
+    }
+
+    /// A duplicated or stale reading (same sequence number and stamp, or older than the last
+    /// one judged) is not judged again.
+    pub fn is_stale(&self, seq: u64, stamp_s: f64) -> bool {
+        match self.last_reading {
+            Some((s, t)) => (s == seq && t == stamp_s) || stamp_s < t,
+            None => false,
+        }
+    }
+
+    /// A confirmed reading of the board.
+    pub fn on_reading(&mut self, occupied: u32, seq: u64, stamp_s: f64) -> Vec<Announcement> {
+        if self.is_stale(seq, stamp_s) {
+            tracing::debug!(seq, "a reading already judged, or older than one: ignored");
+            return Vec::new();
+        }
+        self.last_reading = Some((seq, stamp_s));
+        if let Some(expected) = self.expected {
+            return self.check_restored(expected, occupied);
+        }
+        if self.status != status::WAITING_FOR_HUMAN && self.status != status::AMBIGUOUS {
+            tracing::info!(
+                status = self.status,
+                "a reading when no human move is awaited: ignored"
+            );
+            return Vec::new();
+        }
+        let human = self.position().side_to_move();
+        match infer(self.position(), occupied) {
+            Inference::Move(mv) => self.play(&mv).unwrap_or_else(|e| {
+                vec![Announcement::new(
+                    kind::INFO,
+                    human,
+                    format!("cannot play: {e}"),
+                )]
+            }),
+            Inference::NothingMoved => {
+                let mut a = Announcement::new(
+                    kind::NOTHING_MOVED,
+                    human,
+                    "confirm was pressed but nothing moved",
+                );
+                a.occupancy = occupied;
+                vec![a]
+            }
+            Inference::Illegal {
+                wrong_squares,
+                nearest,
+            } => {
+                self.message = format!(
+                    "not a legal move: check squares {}",
+                    wrong_squares
+                        .iter()
+                        .map(u8::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                let mut a = Announcement::new(kind::ILLEGAL_MOVE, human, self.message.clone());
+                a.wrong_squares = wrong_squares;
+                a.candidates = nearest;
+                a.occupancy = occupied;
+                vec![a]
+            }
+            Inference::Ambiguous(candidates) => {
+                self.status = status::AMBIGUOUS;
+                self.candidates = candidates.clone();
+                self.message = format!(
+                    "the board fits {} moves: {}; which one?",
+                    candidates.len(),
+                    candidates
+                        .iter()
+                        .map(Move::text)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                let mut a = Announcement::new(kind::AMBIGUOUS, human, self.message.clone());
+                a.candidates = candidates;
+                a.occupancy = occupied;
+                vec![a]
+            }
+            Inference::NoLegalMove => Vec::new(),
+        }
+    }
+
+    /// `/game/resolve`: one of the candidates, by text or index.
+    pub fn resolve(&mut self, index: usize, text: &str) -> Result<Vec<Announcement>, String> {
+        if self.status != status::AMBIGUOUS {
+            return Err("no ambiguous move to resolve".into());
+        }
+        let chosen = if text.trim().is_empty() {
+            self.candidates
+                .get(index)
+                .copied()
+                .ok_or_else(|| format!("index {index} out of {}", self.candidates.len()))?
+        } else {
+            let wanted = self
+                .position()
+                .parse_move(text.trim())
+                .map_err(|e| format!("{text:?}: {e}"))?;
+            *self
+                .candidates
+                .iter()
+                .find(|c| **c == wanted)
+                .ok_or_else(|| format!("{text:?} is not one of the candidates"))?
+        };
+        self.play(&chosen)
+    }
+
+    /// The robot's move was made (by the arm): the board must now show `after`. Played in the
+    /// record at once: the decision is the robot's, the board only has to follow.
+    pub fn robot_moved(&mut self, mv: &Move) -> Result<Vec<Announcement>, String> {
+        self.play(mv)
+    }
+
+    /// After the robot's move, the scan disagrees: ask the human to put the board right.
+    pub fn board_mismatch(&mut self, occupied: u32, why: &str) -> Vec<Announcement> {
+        let expected = self.position().occupancy_mask();
+        self.expected = Some(expected);
+        let wrong = squares_of(expected ^ occupied);
+        self.status = status::BOARD_MISMATCH;
+        self.message = format!(
+            "{why}: please put the board right (squares {}) and press confirm",
+            wrong
+                .iter()
+                .map(u8::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let mut a = Announcement::new(kind::BOARD_MISMATCH, self.robot(), self.message.clone());
+        a.wrong_squares = wrong;
+        a.occupancy = occupied;
+        vec![a]
+    }
+
+    fn check_restored(&mut self, expected: u32, occupied: u32) -> Vec<Announcement> {
+        if occupied == expected {
+            self.expected = None;
+            self.status = self.turn_status();
+            self.message.clear();
+            let mut a = Announcement::new(
+                kind::BOARD_RESTORED,
+                self.robot(),
+                "the board is right again",
+            );
+            a.occupancy = occupied;
+            vec![a]
+        } else {
+            self.board_mismatch(occupied, "the board is still not right")
+        }
+    }
+
+    /// The robot's search produced nothing usable (no planner, a timeout, an illegal answer):
+    /// a quick move of the arbiter's own, by a shallow search of the rules engine's moves.
+    pub fn fallback_move(&self) -> Option<Move> {
+        let spec: planner::PlannerSpec = "alphabeta:depth=4".parse().ok()?;
+        let mut quick = spec.build();
+        quick
+            .choose(&self.game, &spec.limits, &planner::Control::default())
+            .ok()
+            .map(|d| d.best)
+    }
+}

@@ -1,0 +1,9 @@
+//! The arbiter node: `ros2 run checkers_robot arbiter_node [--ros-args ...]`.
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let node = ros::Node::from_env("arbiter")?;
+    ros::logging::init(&node);
+    arbiter::node::run(node).await?;
+    Ok(())
+}
