@@ -73,10 +73,14 @@ pub(crate) fn is_ours(target: &str) -> bool {
     OURS.contains(&krate)
 }
 
-/// The stderr filter: `RUST_LOG` when set, else dependencies at warn and our crates at `ours`
-/// (`None` where our events reach the console another way).
+/// The stderr filter: `RUST_LOG` when set (and not empty), else dependencies at warn and our
+/// crates at `ours` (`None` where our events reach the console another way).
 pub(crate) fn stderr_filter(ours: Option<Level>) -> EnvFilter {
-    EnvFilter::try_from_default_env().unwrap_or_else(|_| match ours {
+    let from_env = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+        .and_then(|v| EnvFilter::try_new(v).ok());
+    from_env.unwrap_or_else(|| match ours {
         Some(level) => EnvFilter::new(format!("warn,{}", crate_filter(level))),
         None => EnvFilter::new("warn"),
     })
