@@ -6,7 +6,10 @@
 use clap::Parser;
 
 #[derive(Debug, Parser)]
-#[command(name = "arm_node calibrate", about = "Calibrate the board's pose by jogging the cup to a1 and h8")]
+#[command(
+    name = "arm_node calibrate",
+    about = "Calibrate the board's pose by jogging the cup to a1 and h8"
+)]
 struct Calibrate {
     /// The arm controller's serial port.
     #[arg(long)]
