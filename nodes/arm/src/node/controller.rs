@@ -31,7 +31,7 @@ type Opening = Pin<Box<dyn Future<Output = std::io::Result<BoxedIo>> + Send>>;
 /// Opens the stream to the controller; called again for every reconnection.
 pub type Connector = Arc<dyn Fn() -> Opening + Send + Sync>;
 
-/// Opens the serial device or pseudo-terminal at `port` ("" = none configured).
+/// Opens the serial device or pseudo-terminal at `port` raw ("" = none configured).
 pub fn port_connector(port: String) -> Connector {
     Arc::new(move || {
         let port = port.clone();
@@ -42,11 +42,9 @@ pub fn port_connector(port: String) -> Connector {
                     "no port configured (parameter port)",
                 ));
             }
-            let io = tokio::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .open(&port)
-                .await?;
+            // Raw, at the protocol's baud rate: a tty's line discipline would mangle frames.
+            let io = serial_link::port::open(&port, serial_link::port::DEFAULT_BAUD)
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
             Ok(Box::new(io) as BoxedIo)
         })
     })
