@@ -18,6 +18,7 @@ pub mod elo;
 pub mod heuristic;
 pub mod mcts;
 pub mod minimax;
+pub mod node;
 pub mod openings;
 mod planner;
 pub mod random;

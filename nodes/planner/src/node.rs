@@ -1,0 +1,278 @@
+//! The planner node: the `/planner/plan` action (feedback while it searches; a cancel stops the
+//! search at once) and `/planner/evaluation` after each plan.
+//!
+//! Parameters, as a `config/difficulty/<level>.yaml` sets them: `algorithm`, and that
+//! algorithm's limits: `time_budget_s`, `depth`, `nodes`, `sims` (0 = not set), `seed`,
+//! `threads` (0 = the planner's default); `rank` and `description` name the level. A goal's
+//! `time_budget_s` (when above 0) replaces the configured time limit; its `algorithm` (when not
+//! empty) replaces the configured planner for that goal.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use checkers_msgs::action::{PlanMove, PlanMove_Feedback, PlanMove_Goal, PlanMove_Result};
+use checkers_msgs::convert::{move_msg, position_from_msg, side_code};
+use checkers_msgs::msg::Evaluation;
+use draughts::Game;
+use ros::{Node, Qos, RosError, RunningGoal};
+use tokio::sync::mpsc;
+
+use crate::planner::{Control, Decision, Planner, Progress};
+use crate::spec::{Algorithm, PlannerSpec, SpecError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum NodeError {
+    #[error(transparent)]
+    Ros(#[from] RosError),
+    #[error(transparent)]
+    Params(#[from] ros::ParamsError),
+    #[error("parameter {name}: {source}")]
+    Spec {
+        name: &'static str,
+        source: SpecError,
+    },
+}
+
+/// How often feedback goes out while a search runs.
+const FEEDBACK_PERIOD: Duration = Duration::from_millis(100);
+
+/// The planner the parameters describe.
+pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeError> {
+    let p = node.params();
+    let algorithm = p.declare("algorithm", "alphabeta".to_string())?;
+    let time = p.declare("time_budget_s", 1.0f64)?;
+    let depth = p.declare("depth", 0i64)?;
+    let nodes = p.declare("nodes", 0i64)?;
+    let sims = p.declare("sims", 0i64)?;
+    let seed = p.declare("seed", 1i64)?;
+    let threads = p.declare("threads", 0i64)?;
+    let rank = p.declare("rank", 0i64)?;
+    let description = p.declare("description", String::new())?;
+    let algorithm: Algorithm = algorithm.parse().map_err(|source| NodeError::Spec {
+        name: "algorithm",
+        source,
+    })?;
+    let mut spec = PlannerSpec::new(algorithm);
+    let allowed = algorithm.keys();
+    let mut set = |name: &'static str, key: &str, value: String| {
+        spec.set(key, &value)
+            .map_err(|source| NodeError::Spec { name, source })
+    };
+    if time > 0.0 && allowed.contains(&"time") {
+        set("time_budget_s", "time", format!("{time}"))?;
+    }
+    for (name, key, value) in [
+        ("depth", "depth", depth),
+        ("nodes", "nodes", nodes),
+        ("sims", "sims", sims),
+        ("threads", "threads", threads),
+    ] {
+        // A limit the level does not set stays 0; one it sets must suit the algorithm.
+        if value != 0 {
+            set(name, key, value.to_string())?;
+        }
+    }
+    if allowed.contains(&"seed") {
+        set("seed", "seed", seed.max(0).to_string())?;
+    }
+    let label = if description.is_empty() {
+        format!("{algorithm} (rank {rank})")
+    } else {
+        format!("{algorithm} (rank {rank}): {description}")
+    };
+    Ok((spec, label))
+}
+
+/// The game a goal describes: replayed from its start and history so repetitions count; the
+/// position alone when the history does not lead to it.
+pub fn goal_game(goal: &PlanMove_Goal) -> Result<Game, String> {
+    let position = position_from_msg(&goal.position).map_err(|e| e.to_string())?;
+    let replayed = (|| {
+        let mut game = if goal.start_fen.is_empty() {
+            Game::new()
+        } else {
+            Game::from_fen(&goal.start_fen).ok()?
+        };
+        for text in &goal.history {
+            game.play_text(text).ok()?;
+        }
+        (*game.position() == position).then_some(game)
+    })();
+    Ok(replayed.unwrap_or_else(|| {
+        tracing::warn!("the goal's history does not lead to its position: searching without it");
+        Game::from_position(position)
+    }))
+}
+
+pub async fn run(mut node: Node) -> Result<(), NodeError> {
+    let (spec, label) = spec_from_params(&mut node)?;
+    for name in node.params().unused_overrides() {
+        tracing::warn!(
+            parameter = name,
+            "no such parameter of the planner; ignored"
+        );
+    }
+    let server = node.action_server::<PlanMove>("/planner/plan")?;
+    let evaluations = node.publisher::<Evaluation>("/planner/evaluation", Qos::Events)?;
+    let planner: Arc<Mutex<Box<dyn Planner>>> = Arc::new(Mutex::new(spec.build()));
+    let mut last_probability: Option<(usize, f32)> = None;
+    tracing::info!(planner = %label, "planner node running");
+    loop {
+        let new = server.next_goal().await;
+        let game = match goal_game(new.goal()) {
+            Ok(g) => g,
+            Err(why) => {
+                tracing::warn!("rejecting a goal: {why}");
+                let _ = new.reject().await;
+                continue;
+            }
+        };
+        let (goal_spec, shared) = match goal_planner(new.goal(), &spec, &planner) {
+            Ok(x) => x,
+            Err(why) => {
+                tracing::warn!("rejecting a goal: {why}");
+                let _ = new.reject().await;
+                continue;
+            }
+        };
+        let running = match new.accept().await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!("{e}");
+                continue;
+            }
+        };
+        let ply = game.moves().len();
+        let side = game.position().side_to_move();
+        let outcome = search(running, game, goal_spec, shared).await;
+        if let Some(decision) = outcome {
+            let p = decision.win_probability as f32;
+            // A new game (fewer plies than last time) starts the change afresh.
+            let change = match last_probability {
+                Some((last_ply, last_p)) if last_ply < ply => p - last_p,
+                _ => 0.0,
+            };
+            last_probability = Some((ply, p));
+            let mut e = Evaluation {
+                side: side_code(side),
+                value: decision.value as f32,
+                win_probability: p,
+                win_probability_change: change,
+                depth: decision.stats.depth,
+                nodes: decision.stats.nodes.max(decision.stats.sims),
+                elapsed_s: decision.stats.elapsed.as_secs_f32(),
+                best_move_text: decision.best.text(),
+                algorithm: goal_spec.algorithm.name().to_string(),
+                ..Evaluation::default()
+            };
+            e.header.stamp = node.now();
+            if let Err(err) = evaluations.publish(e).await {
+                tracing::warn!("{err}");
+            }
+        }
+    }
+}
+
+type Shared = Arc<Mutex<Box<dyn Planner>>>;
+
+/// The planner for one goal: the node's own (kept between goals, so MCTS reuses its tree), or
+/// a fresh one when the goal names another algorithm.
+fn goal_planner(
+    goal: &PlanMove_Goal,
+    spec: &PlannerSpec,
+    planner: &Shared,
+) -> Result<(PlannerSpec, Shared), String> {
+    let mut goal_spec = *spec;
+    let mut shared = Arc::clone(planner);
+    if !goal.algorithm.trim().is_empty() {
+        let algorithm: Algorithm = goal
+            .algorithm
+            .parse()
+            .map_err(|e: SpecError| e.to_string())?;
+        if algorithm != spec.algorithm {
+            goal_spec = PlannerSpec::new(algorithm);
+            shared = Arc::new(Mutex::new(goal_spec.build()));
+        }
+    }
+    if goal.time_budget_s > 0.0 && goal_spec.algorithm.keys().contains(&"time") {
+        goal_spec.limits.time = Some(Duration::from_secs_f64(f64::from(goal.time_budget_s)));
+    }
+    Ok((goal_spec, shared))
+}
+
+/// Runs one search on a blocking thread, forwarding progress as feedback, and ends the goal.
+async fn search(
+    goal: RunningGoal<PlanMove>,
+    game: Game,
+    spec: PlannerSpec,
+    planner: Shared,
+) -> Option<Decision> {
+    let started = Instant::now();
+    let (tx, mut progress) = mpsc::unbounded_channel::<Progress>();
+    let control = Control {
+        cancel: goal.cancel_flag(),
+        progress: Some(Arc::new(move |p: &Progress| {
+            let _ = tx.send(p.clone());
+        })),
+    };
+    let limits = spec.limits;
+    let mut task = tokio::task::spawn_blocking(move || {
+        let mut planner = planner.lock().unwrap_or_else(|p| p.into_inner());
+        planner.choose(&game, &limits, &control)
+    });
+    let mut last_feedback = Instant::now() - FEEDBACK_PERIOD;
+    let joined = loop {
+        tokio::select! {
+            joined = &mut task => break joined,
+            Some(p) = progress.recv() => {
+                if last_feedback.elapsed() >= FEEDBACK_PERIOD {
+                    last_feedback = Instant::now();
+                    let feedback = PlanMove_Feedback {
+                        depth: p.depth,
+                        nodes: p.nodes.max(p.sims),
+                        best_move_text: p.best.map(|m| m.text()).unwrap_or_default(),
+                        value: p.value as f32,
+                        win_probability: crate::planner::value_to_win_probability(p.value) as f32,
+                        elapsed_s: p.elapsed.as_secs_f32(),
+                    };
+                    if let Err(e) = goal.feedback(feedback).await {
+                        tracing::debug!("{e}");
+                    }
+                }
+            }
+        }
+    };
+    let mut result = PlanMove_Result {
+        algorithm: spec.algorithm.name().to_string(),
+        elapsed_s: started.elapsed().as_secs_f32(),
+        ..PlanMove_Result::default()
+    };
+    let cancelled = goal.is_cancel_requested();
+    match joined {
+        Ok(Ok(decision)) => {
+            result.best_move = move_msg(&decision.best);
+            result.value = decision.value as f32;
+            result.win_probability = decision.win_probability as f32;
+            result.depth = decision.stats.depth;
+            result.nodes = decision.stats.nodes.max(decision.stats.sims);
+            if cancelled {
+                result.message = "cancelled; the best move so far".into();
+                goal.canceled(result);
+                return None;
+            }
+            goal.succeed(result);
+            Some(decision)
+        }
+        Ok(Err(e)) => {
+            result.message = e.to_string();
+            goal.abort(result);
+            None
+        }
+        Err(e) => {
+            tracing::error!("the search thread failed: {e}");
+            result.message = format!("the search failed: {e}");
+            goal.abort(result);
+            None
+        }
+    }
+}
