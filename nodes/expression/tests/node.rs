@@ -168,7 +168,14 @@ async fn frames_reach_the_head_controller_over_the_serial_protocol() {
     assert_eq!(left.0, frame.left_eye.0);
     assert_eq!(right.0, frame.right_eye.0);
     let (bl, _) = brows.expect("brows");
-    assert!(bl.degrees() < -1.0, "angry brows are lowered: {}", bl.degrees());
-    assert!(neck.expect("neck").degrees().abs() < 0.5, "upright while waiting");
+    assert!(
+        bl.degrees() < -1.0,
+        "angry brows are lowered: {}",
+        bl.degrees()
+    );
+    assert!(
+        neck.expect("neck").degrees().abs() < 0.5,
+        "upright while waiting"
+    );
     drop(tx);
 }
