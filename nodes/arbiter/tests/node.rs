@@ -63,8 +63,13 @@ fn spawn_planner(domain: u16, hang: bool) {
     });
 }
 
-/// An arm that makes each move on `board` at once, and a board scan that reads it.
+/// An arm that makes each move on `board` at once (or, when `drops`, drops the piece: the
+/// moving piece vanishes and the goal fails), and a board scan that reads the board.
 fn spawn_arm_and_scan(domain: u16, board: Board) {
+    spawn_arm(domain, board, false);
+}
+
+fn spawn_arm(domain: u16, board: Board, drops: bool) {
     let mut n = node("arm", domain, &[]);
     let arm = n.action_server::<ExecuteMove>("/arm/execute").expect("arm");
     let scan = n.service_server::<ScanBoard>("/board/scan").expect("scan");
@@ -76,16 +81,26 @@ fn spawn_arm_and_scan(domain: u16, board: Board) {
             {
                 let mut occ = b.lock().expect("board");
                 *occ &= !(1 << (mv.from_square - 1));
-                for c in &mv.captured {
-                    *occ &= !(1 << (c - 1));
+                if !drops {
+                    for c in &mv.captured {
+                        *occ &= !(1 << (c - 1));
+                    }
+                    *occ |= 1 << (mv.to_square - 1);
                 }
-                *occ |= 1 << (mv.to_square - 1);
             }
             let running = goal.accept().await.expect("accept");
-            running.succeed(ExecuteMove_Result {
-                success: true,
-                ..ExecuteMove_Result::default()
-            });
+            if drops {
+                running.abort(ExecuteMove_Result {
+                    success: false,
+                    message: "the piece fell from the cup".into(),
+                    error_code: ExecuteMove_Result::ERROR_PICK_FAILED,
+                });
+            } else {
+                running.succeed(ExecuteMove_Result {
+                    success: true,
+                    ..ExecuteMove_Result::default()
+                });
+            }
         }
     });
     tokio::spawn(async move {
@@ -291,6 +306,78 @@ async fn a_planner_that_hangs_never_stalls_the_game() {
     assert!(timeout.text.contains("quick move"), "{}", timeout.text);
     until(&mut events, "the robot's quick move", |e| {
         e.kind == GameEvent::KIND_ROBOT_MOVED
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_piece_is_reported_and_the_human_puts_the_board_right() {
+    let d = domain(7);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let board: Board = Arc::new(Mutex::new(Position::start().occupancy_mask()));
+    spawn_planner(d, false);
+    spawn_arm(d, Arc::clone(&board), true);
+    let _arbiter = spawn_arbiter(d, dir.path());
+
+    let mut watcher = node("watcher", d, &[]);
+    let events = watcher
+        .subscription::<GameEvent>("/game/events", Qos::Events)
+        .expect("events");
+    let states = watcher
+        .subscription::<GameState>("/game/state", Qos::State)
+        .expect("states");
+    let (mut events, mut states) = (events.stream(), states.stream());
+    let mut hn = node("human", d, &[]);
+    let readings = hn
+        .publisher::<BoardOccupancy>("/board/occupancy", Qos::Events)
+        .expect("readings");
+    let mut human = Human {
+        _node: hn,
+        readings,
+        seq: 0,
+    };
+    until(&mut states, "a new game", |s| {
+        s.status == GameState::STATUS_WAITING_FOR_HUMAN
+    })
+    .await;
+    let (_, after) = human_first_move();
+    *board.lock().expect("board") = after;
+    loop {
+        human.confirm(after).await;
+        if let Ok(Some(e)) = tokio::time::timeout(Duration::from_millis(700), events.next()).await {
+            if e.kind != GameEvent::KIND_NEW_GAME {
+                break;
+            }
+        }
+    }
+    let failed = until(&mut events, "the arm's failure", |e| {
+        e.kind == GameEvent::KIND_ARM_FAILED
+    })
+    .await;
+    assert!(failed.text.contains("fell"), "{}", failed.text);
+    let mismatch = until(&mut events, "a board mismatch", |e| {
+        e.kind == GameEvent::KIND_BOARD_MISMATCH
+    })
+    .await;
+    assert!(!mismatch.wrong_squares.is_empty());
+    let asking = until(&mut states, "the request to fix the board", |s| {
+        s.status == GameState::STATUS_BOARD_MISMATCH
+    })
+    .await;
+    assert_eq!(
+        asking.ply, 2,
+        "the robot's move stands; the board must follow it"
+    );
+
+    // The human puts the robot's piece where it belongs and confirms.
+    let expected = asking.position.white | asking.position.black;
+    human.confirm(expected).await;
+    until(&mut events, "the board restored", |e| {
+        e.kind == GameEvent::KIND_BOARD_RESTORED
+    })
+    .await;
+    until(&mut states, "the human's turn", |s| {
+        s.status == GameState::STATUS_WAITING_FOR_HUMAN && s.ply == 2
     })
     .await;
 }
