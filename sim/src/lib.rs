@@ -1,0 +1,16 @@
+//! The simulated hardware: the physical world (pieces, the arm and its pump, the head) behind
+//! the same serial protocol the real controllers speak, each controller on a pseudo-terminal, so
+//! the real driver nodes run unchanged against it; a simulated human; fault injection.
+//! docs/sim.md describes it for users; [`node::run`] is the node.
+
+pub mod arm_model;
+pub mod controllers;
+pub mod faults;
+pub mod human;
+pub mod markers;
+pub mod node;
+pub mod rng;
+pub mod serve;
+pub mod settings;
+pub mod state;
+pub mod world;

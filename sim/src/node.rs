@@ -1,0 +1,305 @@
+//! The sim node: the three controllers on pseudo-terminals (symlinked as `<run_dir>/field`,
+//! `<run_dir>/arm`, `<run_dir>/head`), the physics tick, `/sim/human_move`, `/sim/markers`, and
+//! fault injection through `/sim/set_fault` (state on `/sim/faults`).
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use checkers_msgs::srv::HumanMove;
+use checkers_msgs::std_msgs::msg::String as StringMsg;
+use checkers_msgs::visualization_msgs::msg::MarkerArray;
+use futures::StreamExt;
+use ros::{Node, Qos, RosError};
+use serial_link::port::{publish_link, Pty, PtySlave};
+use serial_link::{ControllerKind, FirmwareId, Link, LinkConfig};
+
+use crate::arm_model::{ArmParams, SimArm};
+use crate::controllers::{ArmLogic, FieldLogic, HeadLogic};
+use crate::faults::Controller;
+use crate::human::Human;
+use crate::serve::serve;
+use crate::settings::{robot_color, Settings, SettingsError};
+use crate::state::{lock, Physics, Shared, Sim};
+use crate::world::World;
+
+/// The physics tick, real time.
+const TICK: Duration = Duration::from_millis(10);
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error(transparent)]
+    Ros(#[from] RosError),
+    #[error(transparent)]
+    Settings(#[from] SettingsError),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+    #[error("the {0} controller stopped: {1}")]
+    Controller(&'static str, String),
+}
+
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> SimError {
+    let what = what.into();
+    move |source| SimError::Io { what, source }
+}
+
+/// The simulated hardware, built from the settings.
+pub fn build(settings: &Settings) -> Shared {
+    let robot = robot_color(&settings.board);
+    let world = World::new(settings.board.clone(), &settings.start, robot);
+    let arm = SimArm::new(ArmParams {
+        limits: settings.arm.limits(),
+        home: settings.home_deg.map(f64::to_radians),
+        power_up: settings.arm.rest(),
+        homing_s: settings.homing_s,
+        time_scale: settings.time_scale,
+    });
+    let physics = Physics {
+        sensor_tolerance_m: settings.sensor_tolerance_m,
+        pick_tolerance_m: settings.pick_tolerance_m,
+        pick_reach_m: settings.pick_reach_m,
+        sensor_map: settings.sensor_map,
+    };
+    Arc::new(Mutex::new(Sim::new(
+        world,
+        arm,
+        settings.arm.geometry(),
+        physics,
+        settings.faults.clone(),
+        settings.seed,
+    )))
+}
+
+/// Opens a pty for `which` and points `<run_dir>/<name>` at it.
+fn open_port(run_dir: &Path, which: Controller) -> Result<(Pty, PathBuf), SimError> {
+    let pty = Pty::open().map_err(io(format!(
+        "a pseudo-terminal for the {} controller",
+        which.name()
+    )))?;
+    let link = run_dir.join(which.name());
+    publish_link(pty.slave.path(), &link).map_err(io(format!("symlink {}", link.display())))?;
+    tracing::info!(
+        controller = which.name(),
+        port = %link.display(),
+        device = %pty.slave.path().display(),
+        "controller serving"
+    );
+    Ok((pty, link))
+}
+
+fn controller_link<Tx: serial_link::Message, Rx: serial_link::Message>(
+    kind: ControllerKind,
+    firmware: &str,
+) -> Link<Tx, Rx> {
+    Link::controller(
+        kind,
+        FirmwareId::new(firmware),
+        LinkConfig::default(),
+        tokio::time::Instant::now().into_std(),
+    )
+}
+
+/// The controllers' serving tasks; each ends with its name and why.
+type ControllerTasks = tokio::task::JoinSet<(&'static str, std::io::Result<()>)>;
+
+/// Serves the three controllers; the device ends stay open while the returned guards live (each
+/// with its symlink).
+fn start_controllers(
+    settings: &Settings,
+    shared: &Shared,
+) -> Result<(Vec<(PtySlave, PathBuf)>, ControllerTasks), SimError> {
+    std::fs::create_dir_all(&settings.run_dir)
+        .map_err(io(format!("run directory {}", settings.run_dir.display())))?;
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut slaves = Vec::new();
+    let version = env!("CARGO_PKG_VERSION");
+
+    let (pty, link) = open_port(&settings.run_dir, Controller::Field)?;
+    slaves.push((pty.slave, link));
+    let logic = FieldLogic::new(shared.clone());
+    let link = controller_link(ControllerKind::Field, &format!("sim-field {version}"));
+    tasks.spawn(async_serve(
+        "field",
+        Controller::Field,
+        pty.master,
+        link,
+        logic,
+        shared.clone(),
+    ));
+
+    let (pty, link) = open_port(&settings.run_dir, Controller::Arm)?;
+    slaves.push((pty.slave, link));
+    let logic = ArmLogic::new(shared.clone());
+    let link = controller_link(ControllerKind::Arm, &format!("sim-arm {version}"));
+    tasks.spawn(async_serve(
+        "arm",
+        Controller::Arm,
+        pty.master,
+        link,
+        logic,
+        shared.clone(),
+    ));
+
+    let (pty, link) = open_port(&settings.run_dir, Controller::Head)?;
+    slaves.push((pty.slave, link));
+    let logic = HeadLogic::new(shared.clone());
+    let link = controller_link(ControllerKind::Head, &format!("sim-head {version}"));
+    tasks.spawn(async_serve(
+        "head",
+        Controller::Head,
+        pty.master,
+        link,
+        logic,
+        shared.clone(),
+    ));
+    Ok((slaves, tasks))
+}
+
+async fn async_serve<Tx, Rx, L>(
+    name: &'static str,
+    which: Controller,
+    port: serial_link::port::Port,
+    link: Link<Tx, Rx>,
+    logic: L,
+    shared: Shared,
+) -> (&'static str, std::io::Result<()>)
+where
+    Tx: serial_link::Message,
+    Rx: serial_link::Message,
+    L: crate::serve::Logic<Tx, Rx>,
+{
+    (name, serve(which, port, link, logic, shared).await)
+}
+
+/// Runs the sim until a controller's port fails.
+pub async fn run(mut node: Node) -> Result<(), SimError> {
+    let settings = Settings::declare(&mut node)?;
+    for name in node.params().unused_overrides() {
+        tracing::warn!(parameter = name, "no such parameter of the sim; ignored");
+    }
+    let shared = build(&settings);
+    let (slaves, mut controllers) = start_controllers(&settings, &shared)?;
+
+    let human = Human {
+        side: robot_color(&settings.board).opponent(),
+        pause: settings.human_pause,
+        off_centre_m: settings.off_centre_m,
+    };
+    let human_server = node.service_server::<HumanMove>("/sim/human_move")?;
+    let markers_out = node.publisher::<MarkerArray>("/sim/markers", Qos::State)?;
+    let faults_out = node.publisher::<StringMsg>("/sim/faults", Qos::State)?;
+    let set_fault = node.subscription::<StringMsg>("/sim/set_fault", Qos::Events)?;
+    let mut set_fault = set_fault.stream();
+
+    let physics = {
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(TICK);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            let mut last = tokio::time::Instant::now();
+            loop {
+                tick.tick().await;
+                let now = tokio::time::Instant::now();
+                let dt = (now - last).as_secs_f64();
+                last = now;
+                lock(&shared).step(dt);
+            }
+        })
+    };
+
+    let publish_faults = |text: String| {
+        let out = &faults_out;
+        async move {
+            if let Err(e) = out.publish(StringMsg { data: text }).await {
+                tracing::warn!("{e}");
+            }
+        }
+    };
+    let faults_now = lock(&shared).faults.to_string();
+    publish_faults(faults_now).await;
+    tracing::info!(
+        run_dir = %settings.run_dir.display(),
+        time_scale = settings.time_scale,
+        human = ?human.side,
+        "sim running"
+    );
+
+    let serve_human = human_server.serve(|req| {
+        let (human, shared) = (&human, &shared);
+        async move { human.perform(shared, &req).await }
+    });
+    tokio::pin!(serve_human);
+    let mut markers_tick = tokio::time::interval(settings.markers_period);
+    let result = loop {
+        tokio::select! {
+            _ = &mut serve_human => {}
+            Some(msg) = set_fault.next() => {
+                let text = {
+                    let mut sim = lock(&shared);
+                    for line in msg.data.lines().filter(|l| !l.trim().is_empty()) {
+                        match sim.faults.apply(line) {
+                            Ok(()) => tracing::info!(fault = line.trim(), "fault set"),
+                            Err(e) => tracing::warn!("/sim/set_fault: {e}"),
+                        }
+                    }
+                    sim.faults.to_string()
+                };
+                publish_faults(text).await;
+            }
+            _ = markers_tick.tick() => {
+                let msg = {
+                    let sim = lock(&shared);
+                    crate::markers::markers(&sim.world, sim.cup(), &node.now())
+                };
+                if let Err(e) = markers_out.publish(msg).await {
+                    tracing::debug!("{e}");
+                }
+            }
+            _ = shutdown() => {
+                tracing::info!("sim stopping");
+                break Ok(());
+            }
+            Some(done) = controllers.join_next() => {
+                break match done {
+                    Ok((name, Ok(()))) => Err(SimError::Controller(name, "its port closed".into())),
+                    Ok((name, Err(e))) => Err(SimError::Controller(name, e.to_string())),
+                    Err(e) => Err(SimError::Controller("?", e.to_string())),
+                };
+            }
+        }
+    };
+    physics.abort();
+    // A link left behind would point at a device number the system may give another terminal.
+    for (slave, link) in &slaves {
+        if std::fs::read_link(link).is_ok_and(|t| t == slave.path()) {
+            let _ = std::fs::remove_file(link);
+        }
+    }
+    result
+}
+
+/// Ctrl-C or SIGTERM (what `ros2 launch` and our launcher send).
+async fn shutdown() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => {}
+                    _ = tokio::signal::ctrl_c() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
