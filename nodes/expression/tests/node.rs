@@ -97,7 +97,7 @@ async fn an_illegal_move_makes_an_angry_face_that_names_the_squares() {
         angry.emotion,
         FaceExpression::EMOTION_ANGRY | FaceExpression::EMOTION_DISGUST
     ));
-    assert!(angry.left_eye.iter().any(|&c| c == 1));
+    assert!(angry.left_eye.contains(&1));
     assert!(angry.left_brow_deg < 0.0);
 
     // The human's corrected move, then a collapse of the robot's chances: fear.
