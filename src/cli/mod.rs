@@ -5,6 +5,7 @@ mod arena;
 mod bench;
 mod best;
 mod ladder;
+mod launch;
 mod moves;
 mod pdn;
 mod perft;
@@ -46,6 +47,8 @@ enum Command {
     Best(best::Args),
     /// Plays two planners against each other, or rates every difficulty level (`--ladder`).
     Arena(arena::Args),
+    /// Runs a ROS 2 XML launch file without ROS 2: `launch launch/sim.launch.xml difficulty:=hard`.
+    Launch(launch::Args),
 }
 
 /// Input the user got wrong (a malformed FEN, an illegal move, a missing file): exit status 2.
@@ -79,5 +82,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&args),
         Command::Best(args) => best::run(&args),
         Command::Arena(args) => arena::run(&args),
+        Command::Launch(args) => launch::run(&args),
     }
 }

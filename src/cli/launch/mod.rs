@@ -1,0 +1,124 @@
+//! `checkers-robot launch FILE [name:=value ...]`: runs the project's ROS 2 XML launch files
+//! on a machine without ROS 2. It reads the subset of launch XML they use (docs/launch.md),
+//! gives each node of this package the command line `ros2 launch` would, skips nodes of other
+//! packages (robot_state_publisher, rviz2) with a note, and supervises the processes.
+
+mod load;
+#[cfg(test)]
+mod load_tests;
+mod run;
+mod spec;
+mod subst;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+use self::spec::{shell_quote, Entry};
+use super::bad_input;
+
+/// The package whose share directory and executables this runner knows.
+pub const PACKAGE: &str = "checkers_robot";
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The launch file: a path, or `checkers_robot NAME` as `ros2 launch` takes it.
+    file: String,
+    /// Launch arguments as `name:=value`.
+    args: Vec<String>,
+    /// Print each node's command line (stdout, one line per node) instead of starting them.
+    #[arg(long)]
+    dry_run: bool,
+    /// Seconds the nodes get to exit after SIGINT before they are killed.
+    #[arg(long, default_value_t = 5.0)]
+    grace_s: f64,
+}
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let (file, launch_args) = resolve_file(&args.file, &args.args)?;
+    let share = find_share(file.parent().unwrap_or(Path::new(".")));
+    tracing::debug!(file = %file.display(), share = %share.display(), "launch");
+    let entries = load::Loader::new(&share, &launch_args, std::env::vars().collect())
+        .and_then(|l| l.load(&file))
+        .map_err(bad_input)?;
+    // The node executables are built beside this one (target/<profile>/ or an install's bin/).
+    let exe = std::env::current_exe().context("finding this executable's directory")?;
+    let bin_dir = exe.parent().unwrap_or(Path::new("."));
+    let mut nodes = Vec::new();
+    for e in entries {
+        match e {
+            Entry::Foreign { pkg, exec, origin } => eprintln!(
+                "[launch] skipping {exec} (package {pkg}, {origin}): not ours; it runs under ros2 launch"
+            ),
+            Entry::Node(spec) => {
+                let path = bin_dir.join(&spec.exec);
+                nodes.push((spec, path));
+            }
+        }
+    }
+    let missing: Vec<_> = nodes
+        .iter()
+        .filter(|(_, p)| !p.is_file())
+        .map(|(s, p)| format!("{} ({})", p.display(), s.origin))
+        .collect();
+    if args.dry_run {
+        for m in &missing {
+            eprintln!("[launch] note: no executable {m}");
+        }
+        for (spec, path) in &nodes {
+            let argv: Vec<_> = spec.argv().iter().map(|a| shell_quote(a)).collect();
+            println!(
+                "{}: {} {}",
+                spec.label(),
+                shell_quote(&path.display().to_string()),
+                argv.join(" ")
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !missing.is_empty() {
+        bail!(
+            "no executable {}: build the nodes with `cargo build --bins` (same profile as checkers-robot)",
+            missing.join(", ")
+        );
+    }
+    if nodes.is_empty() {
+        eprintln!("[launch] nothing of {PACKAGE} to start");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if !(args.grace_s.is_finite() && args.grace_s >= 0.0) {
+        return Err(bad_input(format!(
+            "--grace-s {} is not a duration",
+            args.grace_s
+        )));
+    }
+    run::supervise(nodes, Duration::from_secs_f64(args.grace_s))
+}
+
+/// `FILE args...` or `checkers_robot NAME args...` (ros2 launch's package form: NAME in the
+/// package's launch/ directory).
+fn resolve_file(file: &str, args: &[String]) -> anyhow::Result<(PathBuf, Vec<String>)> {
+    if file == PACKAGE {
+        if let Some((name, rest)) = args.split_first().filter(|(n, _)| !n.contains(":=")) {
+            let cwd = std::env::current_dir().context("reading the working directory")?;
+            let path = find_share(&cwd).join("launch").join(name);
+            return Ok((path, rest.to_vec()));
+        }
+    }
+    Ok((PathBuf::from(file), args.to_vec()))
+}
+
+/// `$(find-pkg-share checkers_robot)`: the nearest directory at or above `start` whose
+/// package.xml names the package (the repository root), else the source tree this binary was
+/// built from.
+fn find_share(start: &Path) -> PathBuf {
+    let start = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
+    let needle = format!("<name>{PACKAGE}</name>");
+    start
+        .ancestors()
+        .find(|d| std::fs::read_to_string(d.join("package.xml")).is_ok_and(|t| t.contains(&needle)))
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+}
