@@ -40,8 +40,9 @@ impl Tally {
         elo_from_score(self.score().clamp(0.5 / n, 1.0 - 0.5 / n))
     }
 
-    /// The 95% interval of the Elo difference, from the normal approximation of the mean score
-    /// (each game's points 1, 1/2 or 0).
+    /// The 95% interval of the Elo difference: a Wilson score interval on the mean score, with
+    /// the variance of the games' points (1, 1/2 or 0). Unlike the plain normal approximation
+    /// it stays honest at a perfect score (whose sample variance is zero).
     pub fn elo_interval95(&self) -> (f64, f64) {
         let n = f64::from(self.games().max(1));
         let s = self.score();
@@ -49,12 +50,16 @@ impl Tally {
             + f64::from(self.draws) * (0.5 - s).powi(2)
             + f64::from(self.losses) * s.powi(2))
             / n;
-        let half = 1.96 * (var / n).sqrt();
-        let lo = (s - half).clamp(0.5 / n, 1.0 - 0.5 / n);
-        let hi = (s + half).clamp(0.5 / n, 1.0 - 0.5 / n);
+        let z2 = Z95 * Z95;
+        let centre = s + z2 / (2.0 * n);
+        let half = Z95 * (var / n + z2 / (4.0 * n * n)).sqrt();
+        let lo = ((centre - half) / (1.0 + z2 / n)).clamp(0.5 / n, 1.0 - 0.5 / n);
+        let hi = ((centre + half) / (1.0 + z2 / n)).clamp(0.5 / n, 1.0 - 0.5 / n);
         (elo_from_score(lo), elo_from_score(hi))
     }
 }
+
+const Z95: f64 = 1.959_964;
 
 /// `-400 log10(1/s - 1)`: the rating difference at which the expected score is `s`.
 pub fn elo_from_score(s: f64) -> f64 {
@@ -139,6 +144,10 @@ mod tests {
             losses: 0,
         };
         assert!(t.elo().is_finite() && t.elo() > 400.0);
+        // 10 wins out of 10: the interval's floor is well above even but far below the point.
+        let (lo, hi) = t.elo_interval95();
+        assert!(lo > 150.0 && lo < t.elo(), "{lo}");
+        assert!((hi - t.elo()).abs() < 1e-9);
     }
 
     #[test]
