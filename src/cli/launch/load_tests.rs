@@ -252,4 +252,8 @@ fn the_project_launch_files_load() {
         let entries = load(&repo().join(file), &args).unwrap_or_else(|e| panic!("{file}: {e}"));
         assert!(nodes(&entries).len() >= 5, "{file}: {entries:?}");
     }
+    // What the ROS-only nodes are given, which this runner does not evaluate.
+    for f in ["launch/checkers_robot.rviz", "urdf/checkers_robot.urdf"] {
+        assert!(repo().join(f).is_file(), "{f}");
+    }
 }

@@ -7,6 +7,7 @@ mod load;
 #[cfg(test)]
 mod load_tests;
 mod run;
+mod schema;
 mod spec;
 mod subst;
 
