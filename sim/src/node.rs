@@ -103,11 +103,11 @@ fn controller_link<Tx: serial_link::Message, Rx: serial_link::Message>(
 }
 
 /// The controllers' serving tasks; each ends with its name and why.
-type ControllerTasks = tokio::task::JoinSet<(&'static str, std::io::Result<()>)>;
+pub type ControllerTasks = tokio::task::JoinSet<(&'static str, std::io::Result<()>)>;
 
 /// Serves the three controllers; the device ends stay open while the returned guards live (each
 /// with its symlink).
-fn start_controllers(
+pub fn start_controllers(
     settings: &Settings,
     shared: &Shared,
 ) -> Result<(Vec<(PtySlave, PathBuf)>, ControllerTasks), SimError> {
@@ -174,6 +174,22 @@ where
     (name, serve(which, port, link, logic, shared).await)
 }
 
+/// Advances the physics every tick (real time) until aborted.
+pub fn spawn_physics(shared: Shared) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(TICK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last = tokio::time::Instant::now();
+        loop {
+            tick.tick().await;
+            let now = tokio::time::Instant::now();
+            let dt = (now - last).as_secs_f64();
+            last = now;
+            lock(&shared).step(dt);
+        }
+    })
+}
+
 /// Runs the sim until a controller's port fails.
 pub async fn run(mut node: Node) -> Result<(), SimError> {
     let settings = Settings::declare(&mut node)?;
@@ -194,21 +210,7 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     let set_fault = node.subscription::<StringMsg>("/sim/set_fault", Qos::Events)?;
     let mut set_fault = set_fault.stream();
 
-    let physics = {
-        let shared = shared.clone();
-        tokio::spawn(async move {
-            let mut tick = tokio::time::interval(TICK);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            let mut last = tokio::time::Instant::now();
-            loop {
-                tick.tick().await;
-                let now = tokio::time::Instant::now();
-                let dt = (now - last).as_secs_f64();
-                last = now;
-                lock(&shared).step(dt);
-            }
-        })
-    };
+    let physics = spawn_physics(shared.clone());
 
     let publish_faults = |text: String| {
         let out = &faults_out;
