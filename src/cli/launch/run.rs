@@ -166,7 +166,11 @@ async fn shutdown(
             got = exits.recv() => match got {
                 Some((i, status)) => {
                     procs[i].exited = true;
-                    eprintln!("[launch] {} stopped ({})", procs[i].label, describe(&status));
+                    // Asked to stop: the plain status, since a signal here is expected, not a death.
+                    match &status {
+                        Ok(st) => eprintln!("[launch] {} stopped ({st})", procs[i].label),
+                        Err(_) => eprintln!("[launch] {} {}", procs[i].label, describe(&status)),
+                    }
                 }
                 None => break,
             },
