@@ -1,0 +1,352 @@
+//! A client of the running robot graph, for the CLI (`watch`, `play`) and the whole-graph tests.
+//!
+//! ```ignore
+//! let client = GraphClient::connect(domain)?;          // inside a tokio runtime
+//! let mut events = client.events();                     // subscribe before acting
+//! let state = client.wait_state(WAIT, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN).await?;
+//! let done = client.human_move("c3-d4", HumanMove_Request::ERROR_NONE, true).await?;
+//! let e = next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_ROBOT_MOVED).await?;
+//! ```
+//!
+//! - [`GraphClient::state`]: the latest `/game/state` (latched, so it is there soon after
+//!   connecting); [`GraphClient::wait_state`] waits for one that satisfies a predicate.
+//! - [`GraphClient::events`], [`GraphClient::faces`], [`GraphClient::says`]: a fresh receiver of
+//!   `/game/events`, `/face/expression`, `/voice/say` (only what arrives after the call).
+//! - [`GraphClient::human_move`] (`/sim/human_move`), [`GraphClient::new_game`] (`/game/new`),
+//!   [`GraphClient::resign`] (`/game/resign`), [`GraphClient::resolve`] (`/game/resolve`),
+//!   [`GraphClient::set_fault`] (`/sim/set_fault`, confirmed on `/sim/faults`): each with a
+//!   timeout; a service that answers `success = false` is an error carrying its message.
+//!
+//! This file depends only on `ros`, `checkers_msgs`, `tokio`, `futures` and `anyhow` (no
+//! `crate::` paths), so the tests include it with `#[path]`.
+
+use std::time::Duration;
+
+use anyhow::{anyhow, bail, Context};
+use checkers_msgs::msg::{FaceExpression, GameEvent, GameState};
+use checkers_msgs::srv::{
+    HumanMove, HumanMove_Request, HumanMove_Response, NewGame, NewGame_Request, Resign,
+    Resign_Request, ResolveAmbiguity, ResolveAmbiguity_Request,
+};
+use checkers_msgs::std_msgs::msg::String as StringMsg;
+use futures::StreamExt;
+use ros::env::{DiscoveryRange, RosEnv};
+use ros::{Node, Publisher, Qos, RosArgs, ServiceClient, Subscription};
+use tokio::sync::{broadcast, watch};
+
+/// How long a service call may take, the server's discovery included. Discovery on a busy
+/// machine can take seconds; the simulated human's move takes its pauses.
+pub const CALL: Duration = Duration::from_secs(30);
+
+/// How many messages of a stream a slow reader may fall behind before it loses the oldest.
+const BACKLOG: usize = 512;
+
+/// A node on the graph's domain with its subscriptions running in the background.
+#[derive(Debug)]
+pub struct GraphClient {
+    // Kept alive: the participant the subscriptions and clients live on.
+    _node: Node,
+    state: watch::Receiver<Option<GameState>>,
+    faults: watch::Receiver<String>,
+    events: broadcast::Sender<GameEvent>,
+    faces: broadcast::Sender<FaceExpression>,
+    says: broadcast::Sender<String>,
+    human: ServiceClient<HumanMove>,
+    new: ServiceClient<NewGame>,
+    resign: ServiceClient<Resign>,
+    resolve: ServiceClient<ResolveAmbiguity>,
+    set_fault: Publisher<StringMsg>,
+}
+
+impl GraphClient {
+    /// Joins ROS domain `domain` (localhost discovery). Must run inside a tokio runtime: the
+    /// subscriptions are read by spawned tasks.
+    pub fn connect(domain: u16) -> anyhow::Result<GraphClient> {
+        let env = RosEnv {
+            domain_id: domain,
+            discovery: DiscoveryRange::Localhost,
+        };
+        let name = format!("graph_client_{}", std::process::id());
+        let args = RosArgs::parse(["graph_client"]).context("client arguments")?;
+        let mut node = Node::new(&name, args, env).context("joining the ROS domain")?;
+        let (state_tx, state) = watch::channel(None);
+        forward(
+            node.subscription::<GameState>("/game/state", Qos::State)?,
+            move |s| {
+                let _ = state_tx.send(Some(s));
+            },
+        );
+        let (faults_tx, faults) = watch::channel(String::new());
+        forward(
+            node.subscription::<StringMsg>("/sim/faults", Qos::State)?,
+            move |s| {
+                let _ = faults_tx.send(s.data);
+            },
+        );
+        let (events, _) = broadcast::channel(BACKLOG);
+        let tx = events.clone();
+        forward(
+            node.subscription::<GameEvent>("/game/events", Qos::Events)?,
+            move |e| {
+                let _ = tx.send(e);
+            },
+        );
+        let (faces, _) = broadcast::channel(BACKLOG);
+        let tx = faces.clone();
+        forward(
+            node.subscription::<FaceExpression>("/face/expression", Qos::State)?,
+            move |f| {
+                let _ = tx.send(f);
+            },
+        );
+        let (says, _) = broadcast::channel(BACKLOG);
+        let tx = says.clone();
+        forward(
+            node.subscription::<StringMsg>("/voice/say", Qos::Events)?,
+            move |s| {
+                let _ = tx.send(s.data);
+            },
+        );
+        Ok(GraphClient {
+            human: node.service_client("/sim/human_move")?,
+            new: node.service_client("/game/new")?,
+            resign: node.service_client("/game/resign")?,
+            resolve: node.service_client("/game/resolve")?,
+            set_fault: node.publisher("/sim/set_fault", Qos::Events)?,
+            _node: node,
+            state,
+            faults,
+            events,
+            faces,
+            says,
+        })
+    }
+
+    /// The latest `/game/state`, if one has arrived.
+    pub fn state(&self) -> Option<GameState> {
+        self.state.borrow().clone()
+    }
+
+    /// Waits up to `timeout` for a `/game/state` (the current one included) that satisfies
+    /// `pred`.
+    pub async fn wait_state(
+        &self,
+        timeout: Duration,
+        mut pred: impl FnMut(&GameState) -> bool,
+    ) -> anyhow::Result<GameState> {
+        let mut rx = self.state.clone();
+        let waited =
+            tokio::time::timeout(timeout, rx.wait_for(|s| s.as_ref().is_some_and(&mut pred))).await;
+        match waited {
+            Ok(Ok(s)) => s.clone().ok_or_else(|| anyhow!("no state")),
+            Ok(Err(_)) => bail!("/game/state subscription ended"),
+            Err(_) => {
+                let last = self.state().map_or("none".into(), |s| describe_state(&s));
+                bail!("no such /game/state within {timeout:?} (last: {last})")
+            }
+        }
+    }
+
+    /// `/game/events` from now on.
+    pub fn events(&self) -> broadcast::Receiver<GameEvent> {
+        self.events.subscribe()
+    }
+
+    /// `/face/expression` from now on.
+    pub fn faces(&self) -> broadcast::Receiver<FaceExpression> {
+        self.faces.subscribe()
+    }
+
+    /// `/voice/say` from now on (the phrase text).
+    pub fn says(&self) -> broadcast::Receiver<String> {
+        self.says.subscribe()
+    }
+
+    /// The simulated human plays `text` ("" = a random legal move) with deliberate `error`
+    /// (`HumanMove_Request::ERROR_*`), then presses confirm if `confirm`. Returns the sim's
+    /// answer, `performed_text` included; `success = false` is an error.
+    pub async fn human_move(
+        &self,
+        text: &str,
+        error: u8,
+        confirm: bool,
+    ) -> anyhow::Result<HumanMove_Response> {
+        let req = HumanMove_Request {
+            move_text: text.to_string(),
+            error,
+            press_confirm: confirm,
+        };
+        let r = self
+            .human
+            .call(req, CALL)
+            .await
+            .context("/sim/human_move")?;
+        if !r.success {
+            bail!("the simulated human did not play {text:?}: {}", r.message);
+        }
+        Ok(r)
+    }
+
+    /// `/game/new`: `robot_color` is `NewGame_Request::SIDE_*`, `level` "" keeps the current
+    /// one, `fen` "" is the standard start. Returns the arbiter's message.
+    pub async fn new_game(
+        &self,
+        robot_color: u8,
+        level: &str,
+        fen: &str,
+    ) -> anyhow::Result<String> {
+        let req = NewGame_Request {
+            robot_color,
+            level: level.to_string(),
+            fen: fen.to_string(),
+        };
+        let r = self.new.call(req, CALL).await.context("/game/new")?;
+        if !r.success {
+            bail!("/game/new refused: {}", r.message);
+        }
+        Ok(r.message)
+    }
+
+    /// `/game/resign` for `side` (`Resign_Request::SIDE_*`).
+    pub async fn resign(&self, side: u8) -> anyhow::Result<String> {
+        let r = self
+            .resign
+            .call(Resign_Request { side }, CALL)
+            .await
+            .context("/game/resign")?;
+        if !r.success {
+            bail!("/game/resign refused: {}", r.message);
+        }
+        Ok(r.message)
+    }
+
+    /// `/game/resolve`: picks the candidate named `move_text` (or, when it is "", number `index`).
+    pub async fn resolve(&self, index: u8, move_text: &str) -> anyhow::Result<String> {
+        let req = ResolveAmbiguity_Request {
+            index,
+            move_text: move_text.to_string(),
+        };
+        let r = self
+            .resolve
+            .call(req, CALL)
+            .await
+            .context("/game/resolve")?;
+        if !r.success {
+            bail!("/game/resolve refused: {}", r.message);
+        }
+        Ok(r.message)
+    }
+
+    /// Sets a sim fault (`"failed_picks:=1"`): publishes until `/sim/faults` shows the line,
+    /// since a message published before the sim's subscription is matched is lost.
+    pub async fn set_fault(&self, line: &str, timeout: Duration) -> anyhow::Result<()> {
+        let want = line.replace(' ', "");
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut faults = self.faults.clone();
+        loop {
+            if faults.borrow().lines().any(|l| l.replace(' ', "") == want) {
+                return Ok(());
+            }
+            if tokio::time::Instant::now() >= deadline {
+                bail!(
+                    "the sim did not take fault {line:?} (in force: {:?})",
+                    *faults.borrow()
+                );
+            }
+            self.set_fault
+                .publish(StringMsg {
+                    data: line.to_string(),
+                })
+                .await
+                .context("/sim/set_fault")?;
+            let _ = tokio::time::timeout(Duration::from_millis(300), faults.changed()).await;
+        }
+    }
+}
+
+/// The next event on `rx` that satisfies `pred`, within `timeout`.
+pub async fn next_event(
+    rx: &mut broadcast::Receiver<GameEvent>,
+    timeout: Duration,
+    mut pred: impl FnMut(&GameEvent) -> bool,
+) -> anyhow::Result<GameEvent> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    loop {
+        match tokio::time::timeout_at(deadline, rx.recv()).await {
+            Ok(Ok(e)) if pred(&e) => return Ok(e),
+            Ok(Ok(_)) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => {}
+            Ok(Err(broadcast::error::RecvError::Closed)) => bail!("/game/events ended"),
+            Err(_) => bail!("no such /game/events within {timeout:?}"),
+        }
+    }
+}
+
+/// The name of a `GameEvent::KIND_*`.
+pub fn event_kind(kind: u8) -> &'static str {
+    const NAMES: [&str; 16] = [
+        "info",
+        "new game",
+        "resumed",
+        "human moved",
+        "illegal move",
+        "ambiguous",
+        "nothing moved",
+        "robot moved",
+        "capture",
+        "promotion",
+        "arm failed",
+        "board mismatch",
+        "board restored",
+        "planner timeout",
+        "resigned",
+        "game over",
+    ];
+    NAMES.get(usize::from(kind)).copied().unwrap_or("unknown")
+}
+
+/// The name of a `GameState::STATUS_*`.
+pub fn status_name(status: u8) -> &'static str {
+    const NAMES: [&str; 11] = [
+        "idle",
+        "waiting for the human",
+        "ambiguous",
+        "robot thinking",
+        "robot moving",
+        "verifying",
+        "board mismatch",
+        "error",
+        "white won",
+        "black won",
+        "draw",
+    ];
+    NAMES.get(usize::from(status)).copied().unwrap_or("unknown")
+}
+
+/// A state in one line, for messages.
+pub fn describe_state(s: &GameState) -> String {
+    format!(
+        "game {} ply {} {} level {}{}",
+        s.game_id,
+        s.ply,
+        status_name(s.status),
+        s.level,
+        if s.message.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", s.message)
+        }
+    )
+}
+
+/// Reads a subscription on a task of its own, handing each message to `sink`.
+fn forward<T: checkers_msgs::Interface>(
+    sub: Subscription<T>,
+    mut sink: impl FnMut(T) + Send + 'static,
+) {
+    tokio::spawn(async move {
+        let mut stream = sub.stream();
+        while let Some(m) = stream.next().await {
+            sink(m);
+        }
+    });
+}

@@ -1,0 +1,137 @@
+//! The simulated robot as child processes: `checkers-robot launch launch/sim.launch.xml` (the
+//! same launcher a person runs, so the graph under test is the one people launch) on a private
+//! ROS domain, run directory and state directory. Dropping a [`SimGraph`] stops it the way
+//! Ctrl-C would: SIGINT to the launcher, which stops every node, then SIGKILL if it hangs.
+//!
+//! Like client.rs this file uses no `crate::` paths, so the tests include it with `#[path]`.
+
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+
+/// How long the launcher gets to stop its nodes (its own grace is 5 s, then it kills them).
+const STOP: Duration = Duration::from_secs(10);
+
+/// What to launch.
+#[derive(Debug, Clone)]
+pub struct SimOptions {
+    /// The `checkers-robot` executable (the node executables lie beside it).
+    pub exe: PathBuf,
+    /// The repository (or installed share) directory holding `launch/sim.launch.xml`.
+    pub share: PathBuf,
+    pub domain: u16,
+    /// `difficulty:=` (a config/difficulty level).
+    pub level: String,
+    pub time_scale: f64,
+    /// Where the pty links, the arbiter's state and the launch log go.
+    pub run_dir: PathBuf,
+    /// Where the launch output goes; None: this process's stdout and stderr.
+    pub log: Option<PathBuf>,
+}
+
+/// A running launch; stopped on drop.
+#[derive(Debug)]
+pub struct SimGraph {
+    child: Child,
+    pub run_dir: PathBuf,
+    pub state_dir: PathBuf,
+}
+
+impl SimGraph {
+    pub fn launch(o: &SimOptions) -> anyhow::Result<SimGraph> {
+        let state_dir = o.run_dir.join("arbiter");
+        std::fs::create_dir_all(&state_dir)
+            .with_context(|| format!("creating {}", state_dir.display()))?;
+        let file = o.share.join("launch").join("sim.launch.xml");
+        let mut cmd = Command::new(&o.exe);
+        cmd.arg("launch")
+            .arg(&file)
+            .arg(format!("difficulty:={}", o.level))
+            .arg(format!("time_scale:={}", o.time_scale))
+            .arg(format!("run_dir:={}", o.run_dir.display()))
+            .arg(format!("state_dir:={}", state_dir.display()))
+            .env("ROS_DOMAIN_ID", o.domain.to_string())
+            .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+            .stdin(Stdio::null())
+            // Our own process group: a terminal's Ctrl-C reaches us, and we stop the launch
+            // once, in order, after the game's last words are printed.
+            .process_group(0);
+        if let Some(log) = &o.log {
+            let out = std::fs::File::create(log)
+                .with_context(|| format!("creating {}", log.display()))?;
+            let err = out.try_clone().context("sharing the log file")?;
+            cmd.stdout(out).stderr(err);
+        }
+        let child = cmd
+            .spawn()
+            .with_context(|| format!("starting {} launch", o.exe.display()))?;
+        tracing::info!(
+            pid = child.id(),
+            domain = o.domain,
+            "launched the simulated robot"
+        );
+        Ok(SimGraph {
+            child,
+            run_dir: o.run_dir.clone(),
+            state_dir,
+        })
+    }
+
+    /// The launcher's exit status if it has ended (a node died, or it failed to start).
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    /// SIGINT to the launcher, then SIGKILL after [`STOP`].
+    pub fn stop(&mut self) {
+        if self.exited().is_some() {
+            return;
+        }
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            let _ = kill(Pid::from_raw(pid), Signal::SIGINT);
+        }
+        let deadline = Instant::now() + STOP;
+        while Instant::now() < deadline {
+            if self.exited().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        tracing::warn!("the launch did not stop in time: killing it");
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for SimGraph {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The finished games the arbiter archived (`state_dir/games/*.pdn`), oldest first.
+pub fn archived_games(state_dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(state_dir.join("games"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "pdn"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
+    v
+}
+
+/// A ROS domain id for a private graph: from this process's id, inside `range`, so parallel
+/// runs (tests, a second `watch`) rarely share one.
+pub fn private_domain(range: std::ops::Range<u16>, salt: u16) -> u16 {
+    let span = u32::from(range.end.saturating_sub(range.start).max(1));
+    let n = (std::process::id().wrapping_mul(7) + u32::from(salt)) % span;
+    range.start + u16::try_from(n).unwrap_or(0)
+}
