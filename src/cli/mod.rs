@@ -12,6 +12,7 @@ mod launch;
 mod moves;
 mod pdn;
 mod perft;
+mod play;
 
 use std::process::ExitCode;
 
@@ -52,6 +53,9 @@ enum Command {
     Arena(arena::Args),
     /// Runs a ROS 2 XML launch file without ROS 2: `launch launch/sim.launch.xml difficulty:=hard`.
     Launch(launch::Args),
+    /// Play the simulated robot in a terminal UI: launches the sim graph and shows the board,
+    /// the robot's face, its words, the events and its evaluation. Start here.
+    Play(play::Args),
 }
 
 /// Input the user got wrong (a malformed FEN, an illegal move, a missing file): exit status 2.
@@ -86,5 +90,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Best(args) => best::run(&args),
         Command::Arena(args) => arena::run(&args),
         Command::Launch(args) => launch::run(&args),
+        Command::Play(args) => play::run(&args),
     }
 }

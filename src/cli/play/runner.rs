@@ -1,0 +1,168 @@
+//! The UI's loop: keys from a reader thread, the graph's messages from the client, replies of
+//! the service calls it made; each changes the [`App`], then the screen is drawn again.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use checkers_msgs::msg::Evaluation;
+use checkers_msgs::srv::HumanMove_Request;
+use crossterm::event::{Event, KeyEvent, KeyEventKind};
+use ratatui::DefaultTerminal;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::{broadcast, mpsc};
+
+use super::app::{App, Notice};
+use super::input::{self, Action};
+use super::ui;
+use crate::cli::graph::client::GraphClient;
+use crate::cli::graph::sim::SimGraph;
+
+/// How often the latest game state and the launcher's health are looked at (and the screen
+/// redrawn for them): quick enough to follow the planner's progress.
+const TICK: Duration = Duration::from_millis(100);
+
+enum Input {
+    Key(KeyEvent),
+    Redraw,
+    Failed(String),
+}
+
+/// Reads the terminal on a thread of its own (crossterm's reads block) until `stop` is set.
+fn read_keys(stop: Arc<AtomicBool>) -> mpsc::UnboundedReceiver<Input> {
+    let (tx, rx) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::Relaxed) {
+            let ev = match crossterm::event::poll(TICK) {
+                Ok(false) => continue,
+                Ok(true) => crossterm::event::read(),
+                Err(e) => Err(e),
+            };
+            let msg = match ev {
+                // Some terminals report releases and repeats too: a key counts once.
+                Ok(Event::Key(k)) if k.kind != KeyEventKind::Release => Input::Key(k),
+                Ok(Event::Resize(..)) => Input::Redraw,
+                Ok(_) => continue,
+                Err(e) => Input::Failed(format!("reading the terminal: {e}")),
+            };
+            let failed = matches!(msg, Input::Failed(_));
+            if tx.send(msg).is_err() || failed {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+/// Carries out an action on the graph and says how it went.
+async fn perform(client: &GraphClient, action: Action) -> Notice {
+    let done = match action {
+        Action::PlayMove(text) => client
+            .human_move(&text, HumanMove_Request::ERROR_NONE, true)
+            .await
+            .map(|r| format!("you played {} and pressed confirm", r.performed_text)),
+        Action::Resolve { index, text } => client.resolve(index, &text).await,
+        Action::NewGame { robot_color, level } => {
+            client.new_game(robot_color, &level, "").await.map(|m| {
+                if m.is_empty() {
+                    "new game started".into()
+                } else {
+                    m
+                }
+            })
+        }
+        Action::Resign { side } => client.resign(side).await.map(|m| {
+            if m.is_empty() {
+                "you resigned".into()
+            } else {
+                m
+            }
+        }),
+        Action::Quit => Ok(String::new()),
+    };
+    match done {
+        Ok(m) => Notice::Info(m),
+        Err(e) => Notice::Error(format!("{e:#}")),
+    }
+}
+
+/// The next message of a broadcast, skipping over a backlog the UI fell behind on.
+async fn next<T: Clone>(rx: &mut broadcast::Receiver<T>) -> Option<T> {
+    loop {
+        match rx.recv().await {
+            Ok(m) => return Some(m),
+            Err(broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(broadcast::error::RecvError::Closed) => return None,
+        }
+    }
+}
+
+/// Runs the UI until the player quits, a signal asks to stop, or the terminal fails.
+pub async fn run(
+    terminal: &mut DefaultTerminal,
+    app: &mut App,
+    client: Arc<GraphClient>,
+    graph: &mut SimGraph,
+    mut evaluations: mpsc::UnboundedReceiver<Evaluation>,
+    launch_log: &str,
+) -> anyhow::Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut keys = read_keys(stop.clone());
+    let mut events = client.events();
+    let mut faces = client.faces();
+    let mut says = client.says();
+    let (reply_tx, mut replies) = mpsc::unbounded_channel::<Notice>();
+    let mut sigint = signal(SignalKind::interrupt()).context("SIGINT handler")?;
+    let mut sigterm = signal(SignalKind::terminate()).context("SIGTERM handler")?;
+    let mut tick = tokio::time::interval(TICK);
+    let mut graph_ended = false;
+    let result = loop {
+        if let Err(e) = terminal.draw(|f| ui::draw(f, app)) {
+            break Err(e).context("drawing the screen");
+        }
+        tokio::select! {
+            k = keys.recv() => match k {
+                Some(Input::Key(k)) => match input::on_key(app, k) {
+                    Some(Action::Quit) => break Ok(()),
+                    Some(action) => {
+                        let (c, tx) = (client.clone(), reply_tx.clone());
+                        tokio::spawn(async move {
+                            let _ = tx.send(perform(&c, action).await);
+                        });
+                    }
+                    None => {}
+                },
+                Some(Input::Redraw) => {}
+                Some(Input::Failed(e)) => break Err(anyhow::anyhow!(e)),
+                None => break Err(anyhow::anyhow!("the terminal reader stopped")),
+            },
+            Some(e) = next(&mut events) => app.on_event(&e),
+            Some(f) = next(&mut faces) => app.on_face(&f),
+            Some(s) = next(&mut says) => app.on_say(&s),
+            Some(e) = evaluations.recv() => app.on_evaluation(e),
+            Some(n) = replies.recv() => app.notice = Some(n),
+            _ = sigint.recv() => break Ok(()),
+            _ = sigterm.recv() => break Ok(()),
+            _ = tick.tick() => {
+                if let Some(s) = client.state() {
+                    if app.state.as_ref() != Some(&s) {
+                        app.on_state(s);
+                    }
+                }
+                if !graph_ended {
+                    if let Some(status) = graph.exited() {
+                        graph_ended = true;
+                        app.graph_note = Some(format!(
+                            "the simulated robot stopped ({status}): see {launch_log}; q quits"
+                        ));
+                    } else if app.state.is_some() {
+                        app.graph_note = None;
+                    }
+                }
+            }
+        }
+    };
+    stop.store(true, Ordering::Relaxed);
+    result
+}
