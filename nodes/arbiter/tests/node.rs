@@ -65,10 +65,6 @@ fn spawn_planner(domain: u16, hang: bool) {
 
 /// An arm that makes each move on `board` at once (or, when `drops`, drops the piece: the
 /// moving piece vanishes and the goal fails), and a board scan that reads the board.
-fn spawn_arm_and_scan(domain: u16, board: Board) {
-    spawn_arm(domain, board, false);
-}
-
 fn spawn_arm(domain: u16, board: Board, drops: bool) {
     let mut n = node("arm", domain, &[]);
     let arm = n.action_server::<ExecuteMove>("/arm/execute").expect("arm");
@@ -179,78 +175,119 @@ fn human_first_move() -> (String, u32) {
     (mv.text(), start.after(&mv).occupancy_mask())
 }
 
+/// The stand-ins, the arbiter, a watcher of its topics and the human's confirm button, all
+/// in domain `d`, with the game started and the human (White) to move.
+struct Scene {
+    board: Board,
+    arbiter: tokio::task::JoinHandle<()>,
+    dir: tempfile::TempDir,
+    states: std::pin::Pin<Box<dyn futures::Stream<Item = GameState> + Send>>,
+    events: std::pin::Pin<Box<dyn futures::Stream<Item = GameEvent> + Send>>,
+    human: Human,
+    _watcher: Node,
+}
+
+impl Scene {
+    async fn start(d: u16, planner_hangs: bool, arm_drops: bool) -> Scene {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let board: Board = Arc::new(Mutex::new(Position::start().occupancy_mask()));
+        spawn_planner(d, planner_hangs);
+        spawn_arm(d, Arc::clone(&board), arm_drops);
+        let arbiter = spawn_arbiter(d, dir.path());
+        let mut watcher = node("watcher", d, &[]);
+        let states = watcher
+            .subscription::<GameState>("/game/state", Qos::State)
+            .expect("states");
+        let events = watcher
+            .subscription::<GameEvent>("/game/events", Qos::Events)
+            .expect("events");
+        let mut hn = node("human", d, &[]);
+        let readings = hn
+            .publisher::<BoardOccupancy>("/board/occupancy", Qos::Events)
+            .expect("readings");
+        // The streams own their subscriptions, so the scene can hold both.
+        let states = Box::pin(futures::stream::unfold(states, |sub| async move {
+            let next = sub.stream().next().await;
+            next.map(|m| (m, sub))
+        }));
+        let events = Box::pin(futures::stream::unfold(events, |sub| async move {
+            let next = sub.stream().next().await;
+            next.map(|m| (m, sub))
+        }));
+        let mut scene = Scene {
+            board,
+            arbiter,
+            dir,
+            states,
+            events,
+            human: Human {
+                _node: hn,
+                readings,
+                seq: 0,
+            },
+            _watcher: watcher,
+        };
+        until(&mut scene.states, "a new game", |s| {
+            s.status == GameState::STATUS_WAITING_FOR_HUMAN && s.ply == 0
+        })
+        .await;
+        scene
+    }
+
+    /// The human makes White's first legal move and confirms until the arbiter answers;
+    /// returns the move's text and the arbiter's first event about it.
+    async fn human_moves(&mut self) -> (String, GameEvent) {
+        let (text, after) = human_first_move();
+        *self.board.lock().expect("board") = after;
+        // Readings are events: repeat until the arbiter has heard one.
+        loop {
+            self.human.confirm(after).await;
+            if let Ok(Some(e)) =
+                tokio::time::timeout(Duration::from_millis(700), self.events.next()).await
+            {
+                if e.kind != GameEvent::KIND_NEW_GAME {
+                    return (text, e);
+                }
+            }
+        }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_human_move_then_the_robots_reply_then_a_restart_resumes() {
     let d = domain(0);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let board: Board = Arc::new(Mutex::new(Position::start().occupancy_mask()));
-    spawn_planner(d, false);
-    spawn_arm_and_scan(d, Arc::clone(&board));
-    let arbiter = spawn_arbiter(d, dir.path());
-
-    let mut watcher = node("watcher", d, &[]);
-    let states = watcher
-        .subscription::<GameState>("/game/state", Qos::State)
-        .expect("states");
-    let events = watcher
-        .subscription::<GameEvent>("/game/events", Qos::Events)
-        .expect("events");
-    let (mut states, mut events) = (states.stream(), events.stream());
-    let mut hn = node("human", d, &[]);
-    let readings = hn
-        .publisher::<BoardOccupancy>("/board/occupancy", Qos::Events)
-        .expect("readings");
-    let mut human = Human {
-        _node: hn,
-        readings,
-        seq: 0,
-    };
-
-    until(&mut states, "a new game", |s| {
-        s.status == GameState::STATUS_WAITING_FOR_HUMAN && s.ply == 0
-    })
-    .await;
-    let (text, after) = human_first_move();
-    *board.lock().expect("board") = after;
-    // Readings are events: repeat until the arbiter has heard one.
-    let moved = loop {
-        human.confirm(after).await;
-        if let Ok(Some(e)) = tokio::time::timeout(Duration::from_millis(700), events.next()).await {
-            if e.kind != GameEvent::KIND_NEW_GAME {
-                break e;
-            }
-        }
-    };
+    let mut scene = Scene::start(d, false, false).await;
+    let (text, moved) = scene.human_moves().await;
     assert_eq!(moved.kind, GameEvent::KIND_HUMAN_MOVED, "{moved:?}");
     assert_eq!(moved.game_move.text, text);
-    let robot = until(&mut events, "the robot's move", |e| {
+    let robot = until(&mut scene.events, "the robot's move", |e| {
         e.kind == GameEvent::KIND_ROBOT_MOVED
     })
     .await;
     assert_eq!(robot.ply, 2);
-    let waiting = until(&mut states, "the human's turn again", |s| {
+    let waiting = until(&mut scene.states, "the human's turn again", |s| {
         s.status == GameState::STATUS_WAITING_FOR_HUMAN && s.ply == 2
     })
     .await;
     assert_eq!(waiting.position.side_to_move, 0);
 
-    // An illegal reading: a piece appears on an empty square.
-    let wrong = *board.lock().expect("board") | (1 << 15);
-    human.confirm(wrong | 1 << 16).await;
-    let illegal = until(&mut events, "an illegal move", |e| {
+    // An illegal reading: pieces appear on empty squares.
+    let wrong = *scene.board.lock().expect("board") | (1 << 15) | (1 << 16);
+    scene.human.confirm(wrong).await;
+    let illegal = until(&mut scene.events, "an illegal move", |e| {
         e.kind == GameEvent::KIND_ILLEGAL_MOVE
     })
     .await;
     assert!(!illegal.wrong_squares.is_empty());
 
     // Kill the arbiter and start it again on the same state directory.
-    arbiter.abort();
-    let _ = arbiter.await;
+    scene.arbiter.abort();
+    let _ = (&mut scene.arbiter).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let restarted = ros::clock::seconds(&ros::clock::system_now());
-    let _again = spawn_arbiter(d, dir.path());
+    let _again = spawn_arbiter(d, scene.dir.path());
     // The new arbiter's first state (latched, so it cannot be missed) is the same game.
-    let state = until(&mut states, "the resumed game's state", |s| {
+    let state = until(&mut scene.states, "the resumed game's state", |s| {
         ros::clock::seconds(&s.header.stamp) > restarted
     })
     .await;
@@ -261,50 +298,14 @@ async fn a_human_move_then_the_robots_reply_then_a_restart_resumes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_planner_that_hangs_never_stalls_the_game() {
-    let d = domain(11);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let board: Board = Arc::new(Mutex::new(Position::start().occupancy_mask()));
-    spawn_planner(d, true);
-    spawn_arm_and_scan(d, Arc::clone(&board));
-    let _arbiter = spawn_arbiter(d, dir.path());
-
-    let mut watcher = node("watcher", d, &[]);
-    let events = watcher
-        .subscription::<GameEvent>("/game/events", Qos::Events)
-        .expect("events");
-    let states = watcher
-        .subscription::<GameState>("/game/state", Qos::State)
-        .expect("states");
-    let (mut events, mut states) = (events.stream(), states.stream());
-    let mut hn = node("human", d, &[]);
-    let readings = hn
-        .publisher::<BoardOccupancy>("/board/occupancy", Qos::Events)
-        .expect("readings");
-    let mut human = Human {
-        _node: hn,
-        readings,
-        seq: 0,
-    };
-    until(&mut states, "a new game", |s| {
-        s.status == GameState::STATUS_WAITING_FOR_HUMAN
-    })
-    .await;
-    let (_, after) = human_first_move();
-    *board.lock().expect("board") = after;
-    loop {
-        human.confirm(after).await;
-        if let Ok(Some(e)) = tokio::time::timeout(Duration::from_millis(700), events.next()).await {
-            if e.kind != GameEvent::KIND_NEW_GAME {
-                break;
-            }
-        }
-    }
-    let timeout = until(&mut events, "a planner timeout", |e| {
+    let mut scene = Scene::start(domain(11), true, false).await;
+    scene.human_moves().await;
+    let timeout = until(&mut scene.events, "a planner timeout", |e| {
         e.kind == GameEvent::KIND_PLANNER_TIMEOUT
     })
     .await;
     assert!(timeout.text.contains("quick move"), "{}", timeout.text);
-    until(&mut events, "the robot's quick move", |e| {
+    until(&mut scene.events, "the robot's quick move", |e| {
         e.kind == GameEvent::KIND_ROBOT_MOVED
     })
     .await;
@@ -312,55 +313,19 @@ async fn a_planner_that_hangs_never_stalls_the_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_piece_is_reported_and_the_human_puts_the_board_right() {
-    let d = domain(7);
-    let dir = tempfile::tempdir().expect("temp dir");
-    let board: Board = Arc::new(Mutex::new(Position::start().occupancy_mask()));
-    spawn_planner(d, false);
-    spawn_arm(d, Arc::clone(&board), true);
-    let _arbiter = spawn_arbiter(d, dir.path());
-
-    let mut watcher = node("watcher", d, &[]);
-    let events = watcher
-        .subscription::<GameEvent>("/game/events", Qos::Events)
-        .expect("events");
-    let states = watcher
-        .subscription::<GameState>("/game/state", Qos::State)
-        .expect("states");
-    let (mut events, mut states) = (events.stream(), states.stream());
-    let mut hn = node("human", d, &[]);
-    let readings = hn
-        .publisher::<BoardOccupancy>("/board/occupancy", Qos::Events)
-        .expect("readings");
-    let mut human = Human {
-        _node: hn,
-        readings,
-        seq: 0,
-    };
-    until(&mut states, "a new game", |s| {
-        s.status == GameState::STATUS_WAITING_FOR_HUMAN
-    })
-    .await;
-    let (_, after) = human_first_move();
-    *board.lock().expect("board") = after;
-    loop {
-        human.confirm(after).await;
-        if let Ok(Some(e)) = tokio::time::timeout(Duration::from_millis(700), events.next()).await {
-            if e.kind != GameEvent::KIND_NEW_GAME {
-                break;
-            }
-        }
-    }
-    let failed = until(&mut events, "the arm's failure", |e| {
+    let mut scene = Scene::start(domain(7), false, true).await;
+    scene.human_moves().await;
+    let failed = until(&mut scene.events, "the arm's failure", |e| {
         e.kind == GameEvent::KIND_ARM_FAILED
     })
     .await;
     assert!(failed.text.contains("fell"), "{}", failed.text);
-    let mismatch = until(&mut events, "a board mismatch", |e| {
+    let mismatch = until(&mut scene.events, "a board mismatch", |e| {
         e.kind == GameEvent::KIND_BOARD_MISMATCH
     })
     .await;
     assert!(!mismatch.wrong_squares.is_empty());
-    let asking = until(&mut states, "the request to fix the board", |s| {
+    let asking = until(&mut scene.states, "the request to fix the board", |s| {
         s.status == GameState::STATUS_BOARD_MISMATCH
     })
     .await;
@@ -371,12 +336,12 @@ async fn a_dropped_piece_is_reported_and_the_human_puts_the_board_right() {
 
     // The human puts the robot's piece where it belongs and confirms.
     let expected = asking.position.white | asking.position.black;
-    human.confirm(expected).await;
-    until(&mut events, "the board restored", |e| {
+    scene.human.confirm(expected).await;
+    until(&mut scene.events, "the board restored", |e| {
         e.kind == GameEvent::KIND_BOARD_RESTORED
     })
     .await;
-    until(&mut states, "the human's turn", |s| {
+    until(&mut scene.states, "the human's turn", |s| {
         s.status == GameState::STATUS_WAITING_FOR_HUMAN && s.ply == 2
     })
     .await;
