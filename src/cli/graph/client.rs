@@ -26,7 +26,7 @@ use anyhow::{anyhow, bail, Context};
 use checkers_msgs::msg::{FaceExpression, GameEvent, GameState};
 use checkers_msgs::srv::{
     HumanMove, HumanMove_Request, HumanMove_Response, NewGame, NewGame_Request, Resign,
-    Resign_Request, ResolveAmbiguity, ResolveAmbiguity_Request,
+    Resign_Request, ResolveAmbiguity, ResolveAmbiguity_Request, ScanBoard, ScanBoard_Request,
 };
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use futures::StreamExt;
@@ -56,6 +56,7 @@ pub struct GraphClient {
     resign: ServiceClient<Resign>,
     resolve: ServiceClient<ResolveAmbiguity>,
     set_fault: Publisher<StringMsg>,
+    scan: ServiceClient<ScanBoard>,
 }
 
 impl GraphClient {
@@ -113,6 +114,7 @@ impl GraphClient {
             resign: node.service_client("/game/resign")?,
             resolve: node.service_client("/game/resolve")?,
             set_fault: node.publisher("/sim/set_fault", Qos::Events)?,
+            scan: node.service_client("/board/scan")?,
             _node: node,
             state,
             faults,
@@ -120,6 +122,27 @@ impl GraphClient {
             faces,
             says,
         })
+    }
+
+    /// Waits until the graph can play: a `/game/state` has arrived and the board sensor reads
+    /// the board (`/board/scan` succeeds). Needed after a launch: the arbiter waits for the
+    /// human before the board sensor has reached its controller, and a confirm pressed before
+    /// that first connection is not seen (the sensor cannot tell it from an old count).
+    pub async fn wait_ready(&self, timeout: Duration) -> anyhow::Result<GameState> {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let state = self.wait_state(timeout, |_| true).await?;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self.scan.call(ScanBoard_Request::default(), left).await {
+                Ok(r) if r.success => return Ok(self.state().unwrap_or(state)),
+                Ok(r) => tracing::debug!("the board sensor is not ready: {}", r.message),
+                Err(e) => bail!("the board sensor did not answer: {e}"),
+            }
+            if tokio::time::Instant::now() >= deadline {
+                bail!("the board sensor did not read the board within {timeout:?}");
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
 
     /// The latest `/game/state`, if one has arrived.

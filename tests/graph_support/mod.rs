@@ -1,0 +1,119 @@
+//! What the whole-graph tests share: the simulated robot launched by `checkers-robot launch`
+//! (src/cli/graph/sim.rs) in a private ROS domain and temp directory, and the graph client
+//! (src/cli/graph/client.rs) beside it. The files are included, not copied: the tests drive the
+//! graph exactly as `watch` and `play` do.
+
+#![allow(dead_code)]
+
+#[path = "../../src/cli/graph/client.rs"]
+pub mod client;
+#[path = "../../src/cli/graph/sim.rs"]
+pub mod sim;
+
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use checkers_msgs::msg::GameState;
+#[allow(unused_imports)]
+pub use client::{event_kind, next_event, GraphClient};
+use sim::{SimGraph, SimOptions};
+
+/// Guards against hangs, not timing assertions: a graph starting on a busy 2-core machine
+/// (discovery, homing) can take tens of seconds.
+pub const START: Duration = Duration::from_secs(90);
+pub const WAIT: Duration = Duration::from_secs(60);
+/// The simulated world's speed: the arm and the human's pauses.
+pub const TIME_SCALE: f64 = 20.0;
+
+/// One graph at a time per test binary: each is six processes, and the machine has two cores.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+pub fn serial() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A domain per test binary and test, away from the other test files' ranges (10..170 and
+/// 170..195): 200..232.
+pub fn domain(salt: u16) -> u16 {
+    sim::private_domain(200..232, salt)
+}
+
+pub struct Graph {
+    pub client: GraphClient,
+    pub sim: SimGraph,
+    pub dir: tempfile::TempDir,
+    pub domain: u16,
+}
+
+impl Graph {
+    /// Launches the simulated robot at `level` and waits for the first human turn.
+    pub async fn start(salt: u16, level: &str) -> Graph {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let domain = domain(salt);
+        let options = SimOptions {
+            exe: PathBuf::from(env!("CARGO_BIN_EXE_checkers-robot")),
+            share: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+            domain,
+            level: level.to_string(),
+            time_scale: TIME_SCALE,
+            run_dir: dir.path().to_path_buf(),
+            log: Some(dir.path().join("launch.log")),
+        };
+        let sim = SimGraph::launch(&options).expect("the launch starts");
+        let client = GraphClient::connect(domain).expect("the client joins the domain");
+        let g = Graph {
+            client,
+            sim,
+            dir,
+            domain,
+        };
+        if let Err(e) = g.client.wait_ready(START).await {
+            panic!("the graph did not come up: {e:#}\n{}", g.tail());
+        }
+        g.state(START, "the first human turn", |s| {
+            s.status == GameState::STATUS_WAITING_FOR_HUMAN
+        })
+        .await;
+        g
+    }
+
+    /// The launch's output so far (every node's log lines), for failure messages.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("launch.log")).unwrap_or_default()
+    }
+
+    /// Panics with the launch log when the graph does not get there.
+    pub async fn state(
+        &self,
+        timeout: Duration,
+        what: &str,
+        pred: impl FnMut(&GameState) -> bool,
+    ) -> GameState {
+        match self.client.wait_state(timeout, pred).await {
+            Ok(s) => s,
+            Err(e) => panic!("{what}: {e:#}\n--- launch log ---\n{}", self.tail()),
+        }
+    }
+
+    /// The human's turn again (or the game's end) after `ply`.
+    pub async fn human_turn_after(&self, ply: u32) -> GameState {
+        self.state(WAIT, "the human's turn", |s| {
+            s.ply > ply && (s.status == GameState::STATUS_WAITING_FOR_HUMAN || over(s))
+        })
+        .await
+    }
+
+    /// The last lines of the launch log.
+    pub fn tail(&self) -> String {
+        let log = self.log();
+        let lines: Vec<&str> = log.lines().collect();
+        lines[lines.len().saturating_sub(60)..].join("\n")
+    }
+}
+
+pub fn over(s: &GameState) -> bool {
+    s.status >= GameState::STATUS_WHITE_WON
+}
