@@ -195,9 +195,11 @@ impl Human {
         let mut remove = Vec::new();
         for pair in path.windows(2) {
             for sq in between(pair[0], pair[1]) {
+                // A path may pass a piece twice (there and back): it is taken off once.
                 if position
                     .piece_at(sq)
                     .is_some_and(|p| p.color != piece.color)
+                    && !remove.contains(&sq)
                 {
                     remove.push(sq);
                 }
