@@ -10,8 +10,10 @@
 //!
 //! - [`GraphClient::state`]: the latest `/game/state` (latched, so it is there soon after
 //!   connecting); [`GraphClient::wait_state`] waits for one that satisfies a predicate.
-//! - [`GraphClient::events`], [`GraphClient::faces`], [`GraphClient::says`]: a fresh receiver of
-//!   `/game/events`, `/face/expression`, `/voice/say` (only what arrives after the call).
+//! - [`GraphClient::events`], [`GraphClient::faces`], [`GraphClient::says`],
+//!   [`GraphClient::evaluations`]: a fresh receiver of `/game/events`, `/face/expression`,
+//!   `/voice/say`, `/planner/evaluation` (only what arrives after the call).
+//! - [`GraphClient::wait_ready`]: after a launch, wait until the board sensor reads the board.
 //! - [`GraphClient::human_move`] (`/sim/human_move`), [`GraphClient::new_game`] (`/game/new`),
 //!   [`GraphClient::resign`] (`/game/resign`), [`GraphClient::resolve`] (`/game/resolve`),
 //!   [`GraphClient::set_fault`] (`/sim/set_fault`, confirmed on `/sim/faults`): each with a
@@ -23,7 +25,7 @@
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
-use checkers_msgs::msg::{FaceExpression, GameEvent, GameState};
+use checkers_msgs::msg::{Evaluation, FaceExpression, GameEvent, GameState};
 use checkers_msgs::srv::{
     HumanMove, HumanMove_Request, HumanMove_Response, NewGame, NewGame_Request, Resign,
     Resign_Request, ResolveAmbiguity, ResolveAmbiguity_Request, ScanBoard, ScanBoard_Request,
@@ -51,6 +53,7 @@ pub struct GraphClient {
     events: broadcast::Sender<GameEvent>,
     faces: broadcast::Sender<FaceExpression>,
     says: broadcast::Sender<String>,
+    evaluations: broadcast::Sender<Evaluation>,
     human: ServiceClient<HumanMove>,
     new: ServiceClient<NewGame>,
     resign: ServiceClient<Resign>,
@@ -108,6 +111,14 @@ impl GraphClient {
                 let _ = tx.send(s.data);
             },
         );
+        let (evaluations, _) = broadcast::channel(BACKLOG);
+        let tx = evaluations.clone();
+        forward(
+            node.subscription::<Evaluation>("/planner/evaluation", Qos::Events)?,
+            move |e| {
+                let _ = tx.send(e);
+            },
+        );
         Ok(GraphClient {
             human: node.service_client("/sim/human_move")?,
             new: node.service_client("/game/new")?,
@@ -121,6 +132,7 @@ impl GraphClient {
             events,
             faces,
             says,
+            evaluations,
         })
     }
 
@@ -183,6 +195,11 @@ impl GraphClient {
     /// `/voice/say` from now on (the phrase text).
     pub fn says(&self) -> broadcast::Receiver<String> {
         self.says.subscribe()
+    }
+
+    /// `/planner/evaluation` from now on (one after each of the robot's searches).
+    pub fn evaluations(&self) -> broadcast::Receiver<Evaluation> {
+        self.evaluations.subscribe()
     }
 
     /// The simulated human plays `text` ("" = a random legal move) with deliberate `error`
