@@ -12,7 +12,7 @@ use nix::sys::signal::{kill, Signal};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_pick_is_caught_by_the_scan_and_the_board_put_right() {
-    let _one = serial();
+    let _one = serial().await;
     let g = Graph::start(3, "novice").await;
     g.client
         .set_fault("failed_picks:=1", WAIT)
@@ -74,7 +74,7 @@ async fn a_failed_pick_is_caught_by_the_scan_and_the_board_put_right() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_planner_that_hangs_costs_a_quick_move_and_the_game_goes_on() {
-    let _one = serial();
+    let _one = serial().await;
     let g = Graph::start(4, "novice").await;
     let planner = g.pid("planner");
     // Stopped, not killed: a hung process, which the launcher does not take for a dead one.

@@ -19,7 +19,7 @@ const MAX_PLIES: u32 = 160;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_game_to_its_end_archived_as_a_pdn_that_replays() {
-    let _one = serial();
+    let _one = serial().await;
     let g = Graph::start(0, "novice").await;
     // A strong human against the weakest level: the game ends soon.
     let spec: PlannerSpec = "alphabeta:depth=4".parse().expect("planner spec");

@@ -15,7 +15,7 @@ use graph_support::{next_event, over, serial, Graph, WAIT};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_illegal_move_is_refused_and_its_correction_played() {
-    let _one = serial();
+    let _one = serial().await;
     let g = Graph::start(1, "novice").await;
     let mut events = g.client.events();
     // A man jumping two squares over nothing: no legal move does that.
@@ -68,7 +68,7 @@ fn beyond(b: Square, p: Square) -> Option<Square> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_captured_piece_left_on_the_board_is_refused_then_taken_off() {
-    let _one = serial();
+    let _one = serial().await;
     let g = Graph::start(2, "novice").await;
     let mut events = g.client.events();
     // Random moves until the human has a single capture to make (captures are forced, so one

@@ -13,6 +13,7 @@ mod moves;
 mod pdn;
 mod perft;
 mod play;
+mod watch;
 
 use std::process::ExitCode;
 
@@ -56,6 +57,8 @@ enum Command {
     /// Play the simulated robot in a terminal UI: launches the sim graph and shows the board,
     /// the robot's face, its words, the events and its evaluation. Start here.
     Play(play::Args),
+    /// The simulated robot against a simulated human driven by a planner: `watch --level easy --opponent alphabeta:depth=2`.
+    Watch(watch::Args),
 }
 
 /// Input the user got wrong (a malformed FEN, an illegal move, a missing file): exit status 2.
@@ -91,5 +94,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Arena(args) => arena::run(&args),
         Command::Launch(args) => launch::run(&args),
         Command::Play(args) => play::run(&args),
+        Command::Watch(args) => watch::run(&args),
     }
 }

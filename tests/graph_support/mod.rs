@@ -11,8 +11,8 @@ pub mod client;
 pub mod sim;
 
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
+use tokio::sync::{Mutex, MutexGuard};
 
 use checkers_msgs::msg::GameState;
 #[allow(unused_imports)]
@@ -27,12 +27,12 @@ pub const WAIT: Duration = Duration::from_secs(60);
 pub const TIME_SCALE: f64 = 20.0;
 
 /// One graph at a time per test binary: each is six processes, and the machine has two cores.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+/// (An async mutex: the guard is held across the test's awaits, and a failed test's guard
+/// does not poison the next test's.)
+static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
 
-pub fn serial() -> MutexGuard<'static, ()> {
-    ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+pub async fn serial() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().await
 }
 
 /// A domain per test binary and test, away from the other test files' ranges (10..170 and

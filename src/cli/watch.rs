@@ -1,0 +1,314 @@
+//! `checkers-robot watch --level LEVEL --opponent SPEC`: the simulated robot against a
+//! simulated human whose moves a planner chooses, for demos and for measuring the whole graph.
+//! Each game gets a fresh launch (the sim's board cannot be reset in place); the moves, the
+//! events and what the robot says go to stdout, the PDN the arbiter archived is named at the end.
+//! `--timings` also measures, for each robot move, confirm press -> planning -> first arm motion.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use checkers_msgs::convert::position_from_msg;
+use checkers_msgs::msg::{BoardOccupancy, GameState};
+use checkers_msgs::sensor_msgs::msg::JointState;
+use checkers_msgs::srv::HumanMove_Request;
+use draughts::Game;
+use futures::StreamExt;
+use indicatif::{ProgressBar, ProgressStyle};
+use planner::Control;
+use ros::{Node, Qos};
+use tokio::sync::mpsc;
+
+use super::best::resolve_spec;
+use super::graph::client::{describe_state, event_kind, GraphClient};
+use super::graph::sim::{archived_games, private_domain, SimGraph, SimOptions};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The robot's difficulty level (config/difficulty/LEVEL.yaml).
+    #[arg(long, default_value = "easy")]
+    level: String,
+    /// The simulated human's planner (`alphabeta:depth=2`, `random`, `level:NAME`).
+    #[arg(long, default_value = "alphabeta:depth=2")]
+    opponent: String,
+    #[arg(long, default_value_t = 1)]
+    games: u32,
+    /// Speed of the simulated world (arm, human); the arm node allows up to 1000.
+    #[arg(long, default_value_t = 10.0)]
+    time_scale: f64,
+    /// Plies after which the human resigns.
+    #[arg(long, default_value_t = 200)]
+    max_plies: u32,
+    /// Where the difficulty levels are (for `level:NAME` opponents).
+    #[arg(long, default_value = "config/difficulty")]
+    levels: PathBuf,
+    /// Measure confirm -> arm motion for each robot move.
+    #[arg(long)]
+    timings: bool,
+}
+
+/// Waits for anything the graph does; generous for a busy machine.
+const WAIT: Duration = Duration::from_secs(120);
+
+pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
+    let spec = resolve_spec(&args.opponent, &args.levels)?;
+    if !(args.time_scale.is_finite() && args.time_scale > 0.0) {
+        return Err(super::bad_input("--time-scale must be positive"));
+    }
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?
+        .block_on(async {
+            for n in 1..=args.games {
+                play_one(args, &spec, n).await?;
+            }
+            Ok(ExitCode::SUCCESS)
+        })
+}
+
+async fn play_one(args: &Args, spec: &planner::PlannerSpec, n: u32) -> anyhow::Result<()> {
+    let exe = std::env::current_exe().context("finding this executable")?;
+    let cwd = std::env::current_dir().context("reading the working directory")?;
+    let run_dir = std::env::temp_dir().join(format!("checkers_watch_{}_{n}", std::process::id()));
+    let domain = private_domain(150..170, u16::try_from(n % 20).unwrap_or(0));
+    let options = SimOptions {
+        exe,
+        share: super::launch::find_share(&cwd),
+        domain,
+        level: args.level.clone(),
+        time_scale: args.time_scale,
+        run_dir: run_dir.clone(),
+        log: Some(run_dir.join("launch.log")),
+    };
+    std::fs::create_dir_all(&run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
+    let mut graph = SimGraph::launch(&options)?;
+    let client = GraphClient::connect(domain)?;
+    let bar = ProgressBar::new_spinner().with_style(
+        ProgressStyle::with_template("{spinner} game {prefix}: {msg} [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.set_prefix(n.to_string());
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar.set_message("starting the simulated robot");
+    let ready = client.wait_ready(WAIT).await;
+    if let Err(e) = ready {
+        bar.finish_and_clear();
+        bail!(
+            "{e:#} (launch log: {})",
+            run_dir.join("launch.log").display()
+        );
+    }
+    let timings = if args.timings {
+        Some(Timings::start(domain)?)
+    } else {
+        None
+    };
+    let mut events = client.events();
+    let mut says = client.says();
+    let printer = tokio::spawn({
+        let bar = bar.clone();
+        async move {
+            loop {
+                tokio::select! {
+                    Ok(e) = events.recv() => line(&bar, format!("  [{}] {}", event_kind(e.kind), e.text)),
+                    Ok(s) = says.recv() => line(&bar, format!("  robot says: {s}")),
+                    else => break,
+                }
+            }
+        }
+    });
+    let started = Instant::now();
+    let mut human = spec.build();
+    let mut state = client
+        .wait_state(WAIT, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
+        .await?;
+    while state.status < GameState::STATUS_WHITE_WON {
+        if let Some(status) = graph.exited() {
+            bail!(
+                "the launch ended ({status}); see {}",
+                run_dir.join("launch.log").display()
+            );
+        }
+        bar.set_message(describe_state(&state));
+        if state.status != GameState::STATUS_WAITING_FOR_HUMAN {
+            bail!("the robot needs a person: {}", describe_state(&state));
+        }
+        if state.ply >= args.max_plies {
+            client.resign(state.position.side_to_move).await?;
+            state = client
+                .wait_state(WAIT, |s| s.status >= GameState::STATUS_WHITE_WON)
+                .await?;
+            break;
+        }
+        let pos = position_from_msg(&state.position).context("the arbiter's position")?;
+        let d = human
+            .choose(&Game::from_position(pos), &spec.limits, &Control::default())
+            .map_err(|e| anyhow::anyhow!("the opponent's planner: {e}"))?;
+        let text = d.best.text();
+        client
+            .human_move(&text, HumanMove_Request::ERROR_NONE, true)
+            .await?;
+        let ply = state.ply;
+        state = client
+            .wait_state(WAIT, |s| {
+                s.ply > ply
+                    && (s.status == GameState::STATUS_WAITING_FOR_HUMAN
+                        || s.status >= GameState::STATUS_BOARD_MISMATCH)
+            })
+            .await?;
+        let robot = if state.ply > ply + 1 {
+            state.last_move.text.as_str()
+        } else {
+            ""
+        };
+        line(&bar, format!("{:>3}. {text} {robot}", ply / 2 + 1));
+    }
+    let wall = started.elapsed();
+    // The last words (game over, the robot's phrase) before the launch stops.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    printer.abort();
+    bar.finish_and_clear();
+    println!(
+        "game {n}: {} ({}) after {} plies in {:.1} s wall time (time scale {})",
+        state.result,
+        state.result_reason,
+        state.ply,
+        wall.as_secs_f64(),
+        args.time_scale
+    );
+    for pdn in archived_games(&graph.state_dir) {
+        println!("pdn: {}", pdn.display());
+    }
+    if let Some(t) = timings {
+        t.report().await;
+    }
+    graph.stop();
+    Ok(())
+}
+
+/// A line on stdout above the spinner (a hidden spinner, stderr not a terminal, drops its
+/// `println`, so print directly then).
+fn line(bar: &ProgressBar, text: String) {
+    if bar.is_hidden() {
+        println!("{text}");
+    } else {
+        bar.println(text);
+    }
+}
+
+/// Stamps for the confirm-to-arm latency: confirmed readings, the arbiter's states, and the
+/// first joint change after each ROBOT_MOVING.
+struct Timings {
+    _node: Node,
+    rx: mpsc::UnboundedReceiver<(u8, f64)>,
+}
+
+const CONFIRM: u8 = 100;
+const ARM: u8 = 101;
+
+impl Timings {
+    fn start(domain: u16) -> anyhow::Result<Timings> {
+        let env = ros::env::RosEnv {
+            domain_id: domain,
+            discovery: ros::env::DiscoveryRange::Localhost,
+        };
+        let args = ros::RosArgs::parse(["watch_timings"]).context("arguments")?;
+        let mut node = Node::new("watch_timings", args, env)?;
+        let (tx, rx) = mpsc::unbounded_channel();
+        let occ = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
+        let states = node.subscription::<GameState>("/game/state", Qos::State)?;
+        let joints = node.subscription::<JointState>("/joint_states", Qos::Sensor)?;
+        let t = tx.clone();
+        tokio::spawn(async move {
+            let mut s = occ.stream();
+            while let Some(m) = s.next().await {
+                if m.confirmed {
+                    let _ = t.send((CONFIRM, ros::clock::seconds(&m.header.stamp)));
+                }
+            }
+        });
+        let t = tx.clone();
+        tokio::spawn(async move {
+            let mut s = states.stream();
+            while let Some(m) = s.next().await {
+                let _ = t.send((m.status, ros::clock::seconds(&m.header.stamp)));
+            }
+        });
+        tokio::spawn(async move {
+            let mut s = joints.stream();
+            let mut last: Option<Vec<f64>> = None;
+            while let Some(m) = s.next().await {
+                if last.as_ref().is_some_and(|l| *l != m.position) {
+                    let _ = tx.send((ARM, ros::clock::seconds(&m.header.stamp)));
+                }
+                last = Some(m.position);
+            }
+        });
+        Ok(Timings { _node: node, rx })
+    }
+
+    /// Per robot move: confirm -> THINKING, THINKING -> MOVING (the planner), MOVING -> first
+    /// joint change, and the total minus the planning.
+    async fn report(mut self) {
+        let mut marks = Vec::new();
+        while let Ok(m) = self.rx.try_recv() {
+            marks.push(m);
+        }
+        let mut rows = Vec::new();
+        let mut i = 0;
+        while i < marks.len() {
+            if marks[i].0 != CONFIRM {
+                i += 1;
+                continue;
+            }
+            let confirm = marks[i].1;
+            let find = |kind: u8, from: usize| {
+                marks[from..]
+                    .iter()
+                    .position(|m| m.0 == kind)
+                    .map(|p| p + from)
+            };
+            let (Some(a), Some(b)) = (
+                find(GameState::STATUS_ROBOT_THINKING, i),
+                find(GameState::STATUS_ROBOT_MOVING, i),
+            ) else {
+                break;
+            };
+            let Some(c) = find(ARM, b) else { break };
+            let (thinking, moving, arm) = (marks[a].1, marks[b].1, marks[c].1);
+            rows.push((
+                thinking - confirm,
+                moving - thinking,
+                arm - moving,
+                arm - confirm - (moving - thinking),
+            ));
+            i = c + 1;
+        }
+        if rows.is_empty() {
+            println!("timings: none measured");
+            return;
+        }
+        let ms = |v: f64| v * 1000.0;
+        for (k, name) in [
+            "confirm->thinking",
+            "planning",
+            "moving->arm",
+            "confirm->arm minus planning",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mut v: Vec<f64> = rows.iter().map(|r| [r.0, r.1, r.2, r.3][k]).collect();
+            v.sort_by(f64::total_cmp);
+            println!(
+                "timings: {name}: median {:.1} ms, max {:.1} ms over {} robot moves",
+                ms(v[v.len() / 2]),
+                ms(v[v.len() - 1]),
+                v.len()
+            );
+        }
+    }
+}
