@@ -95,26 +95,35 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         "starting the simulated robot (ROS domain {domain}): the board appears when the arbiter is up"
     ));
     let outcome = {
-        // Until the terminal is restored, nothing may write to it but the UI.
+        // Until the terminal is restored and the ROS nodes of this process are gone (their
+        // DDS threads complain as they close), nothing may write to it but the UI.
         let _stderr = setup::StderrToFile::new(&play_log)?;
-        runtime.block_on(async {
+        let outcome = runtime.block_on(async {
             let client = Arc::new(GraphClient::connect(domain)?);
             let evaluations = evaluation::subscribe(domain)?;
             let mut terminal = ratatui::try_init().context("opening the terminal UI")?;
-            let r = runner::run(
-                &mut terminal,
-                &mut app,
-                client,
-                &mut graph,
-                evaluations,
-                &launch_log.display().to_string(),
-            )
-            .await;
+            // What was printed before the UI (the launch note) must not show through cells
+            // the first frame leaves blank.
+            let r = match terminal.clear() {
+                Ok(()) => {
+                    runner::run(
+                        &mut terminal,
+                        &mut app,
+                        client,
+                        &mut graph,
+                        evaluations,
+                        &launch_log.display().to_string(),
+                    )
+                    .await
+                }
+                Err(e) => Err(e).context("clearing the terminal"),
+            };
             ratatui::restore();
             r
-        })
+        });
+        runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+        outcome
     };
-    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     eprintln!("[play] stopping the simulated robot...");
     graph.stop();
     eprintln!(
