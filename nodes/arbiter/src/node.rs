@@ -366,13 +366,15 @@ async fn robot_turn(
         referee.set_status(status::ROBOT_MOVING, format!("moving {}", mv.text()));
         announce(out, node, referee, search, Vec::new()).await;
         let executed = execute(settings, helpers, &mv).await;
-        match referee.robot_moved(&mv) {
-            Ok(n) => notes.extend(n),
+        // The move stands in the record whatever the arm did; its announcements wait until the
+        // board shows it.
+        let moved = match referee.robot_moved(&mv) {
+            Ok(n) => n,
             Err(e) => {
                 referee.set_status(status::ERROR, e);
                 return notes;
             }
-        }
+        };
         if let Err(why) = executed {
             notes.push(Announcement::new(
                 kind::ARM_FAILED,
@@ -383,6 +385,7 @@ async fn robot_turn(
                 scan(settings, helpers).await.unwrap_or(0),
                 &format!("the arm could not make {}", mv.text()),
             ));
+            referee.hold_back(moved);
             return notes;
         }
         if settings.verify && !referee.is_over() {
@@ -402,6 +405,8 @@ async fn robot_turn(
                     notes.extend(
                         referee.board_mismatch(seen, "the board does not match the robot's move"),
                     );
+                    referee.hold_back(moved);
+                    return notes;
                 }
                 Err(why) => {
                     tracing::warn!("the board could not be checked: {why}");
@@ -409,6 +414,7 @@ async fn robot_turn(
                 }
             }
         }
+        notes.extend(moved);
         notes
     };
     tokio::select! {

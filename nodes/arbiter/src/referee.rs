@@ -79,6 +79,9 @@ pub struct Referee {
     expected: Option<u32>,
     /// The last reading judged: (controller sequence number, stamp in seconds).
     last_reading: Option<(u64, f64)>,
+    /// What the robot's last move announces, held back until the board shows it (the events
+    /// say "executed and verified").
+    held_back: Vec<Announcement>,
     level: String,
 }
 
@@ -108,6 +111,7 @@ impl Referee {
             candidates: Vec::new(),
             expected: None,
             last_reading: None,
+            held_back: Vec::new(),
             level: level.to_string(),
         };
         match resumed {
@@ -239,6 +243,7 @@ impl Referee {
         self.game = game;
         self.candidates.clear();
         self.expected = None;
+        self.held_back.clear();
         self.persist().map_err(|e| e.to_string())?;
         self.status = self.turn_status();
         self.message = String::new();
@@ -473,6 +478,11 @@ impl Referee {
         self.play(mv)
     }
 
+    /// Announcements to make once the board is right again (see [`Referee::board_mismatch`]).
+    pub fn hold_back(&mut self, notes: Vec<Announcement>) {
+        self.held_back.extend(notes);
+    }
+
     /// After the robot's move, the scan disagrees: ask the human to put the board right.
     pub fn board_mismatch(&mut self, occupied: u32, why: &str) -> Vec<Announcement> {
         let expected = self.position().occupancy_mask();
@@ -504,7 +514,9 @@ impl Referee {
                 "the board is right again",
             );
             a.occupancy = occupied;
-            vec![a]
+            let mut notes = vec![a];
+            notes.append(&mut self.held_back);
+            notes
         } else {
             self.board_mismatch(occupied, "the board is still not right")
         }

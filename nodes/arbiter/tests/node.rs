@@ -316,6 +316,11 @@ async fn a_dropped_piece_is_reported_and_the_human_puts_the_board_right() {
     let mut scene = Scene::start(domain(7), false, true).await;
     scene.human_moves().await;
     let failed = until(&mut scene.events, "the arm's failure", |e| {
+        assert_ne!(
+            e.kind,
+            GameEvent::KIND_ROBOT_MOVED,
+            "announced before it was verified"
+        );
         e.kind == GameEvent::KIND_ARM_FAILED
     })
     .await;
@@ -340,6 +345,13 @@ async fn a_dropped_piece_is_reported_and_the_human_puts_the_board_right() {
     until(&mut scene.events, "the board restored", |e| {
         e.kind == GameEvent::KIND_BOARD_RESTORED
     })
+    .await;
+    // Only now is the robot's move executed and verified.
+    until(
+        &mut scene.events,
+        "the robot's move, announced at last",
+        |e| e.kind == GameEvent::KIND_ROBOT_MOVED,
+    )
     .await;
     until(&mut scene.states, "the human's turn", |s| {
         s.status == GameState::STATUS_WAITING_FOR_HUMAN && s.ply == 2
