@@ -126,3 +126,39 @@ async fn a_captured_piece_left_on_the_board_is_refused_then_taken_off() {
     assert_eq!(moved.kind, GameEvent::KIND_HUMAN_MOVED, "{moved:?}");
     assert_eq!(moved.game_move.text, capture.text);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_game_mid_game_starts_from_a_board_set_up_again() {
+    let _one = serial().await;
+    let g = Graph::start(3, "novice").await;
+    let mut events = g.client.events();
+    g.client
+        .human_move("c3-d4", HumanMove_Request::ERROR_NONE, true)
+        .await
+        .expect("a first move");
+    next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_ROBOT_MOVED)
+        .await
+        .expect("the robot's reply");
+    let old = g.client.state().expect("a state").game_id;
+    g.client
+        .new_game(checkers_msgs::srv::NewGame_Request::SIDE_BLACK, "", "")
+        .await
+        .expect("a new game");
+    g.client
+        .wait_state(WAIT, |s| s.game_id != old && s.ply == 0)
+        .await
+        .expect("the new game's state");
+    // The simulated human sets the pieces up again, so the first move of the new game is
+    // judged against a board that shows the start.
+    g.client
+        .human_move("c3-d4", HumanMove_Request::ERROR_NONE, true)
+        .await
+        .expect("the new game's first move");
+    let moved = next_event(&mut events, WAIT, |e| {
+        e.kind == GameEvent::KIND_HUMAN_MOVED || e.kind == GameEvent::KIND_ILLEGAL_MOVE
+    })
+    .await
+    .expect("the arbiter's verdict");
+    assert_eq!(moved.kind, GameEvent::KIND_HUMAN_MOVED, "{moved:?}");
+    assert_eq!(moved.ply, 1);
+}

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use checkers_msgs::msg::GameState;
 use checkers_msgs::srv::HumanMove;
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use checkers_msgs::visualization_msgs::msg::MarkerArray;
@@ -209,6 +210,11 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     let faults_out = node.publisher::<StringMsg>("/sim/faults", Qos::State)?;
     let set_fault = node.subscription::<StringMsg>("/sim/set_fault", Qos::Events)?;
     let mut set_fault = set_fault.stream();
+    // The game the pieces were last set up for: a new (or resumed) game whose position the
+    // board does not show is set up by the simulated human, as a person would before playing.
+    let game_states = node.subscription::<GameState>("/game/state", Qos::State)?;
+    let mut game_states = game_states.stream();
+    let mut set_up_for: Option<u32> = None;
 
     let physics = spawn_physics(shared.clone());
 
@@ -251,6 +257,12 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
                 };
                 publish_faults(text).await;
             }
+            Some(state) = game_states.next() => {
+                if set_up_for != Some(state.game_id) {
+                    set_up_for = Some(state.game_id);
+                    set_up_board(&shared, &settings, &state);
+                }
+            }
             _ = markers_tick.tick() => {
                 let msg = {
                     let sim = lock(&shared);
@@ -281,6 +293,31 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
         }
     }
     result
+}
+
+/// Puts the pieces where the game's position has them, when the board shows something else.
+fn set_up_board(shared: &Shared, settings: &Settings, state: &GameState) {
+    let position = match checkers_msgs::convert::position_from_msg(&state.position) {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::warn!("/game/state with a position the sim cannot set up: {e}");
+            return;
+        }
+    };
+    let mut sim = lock(shared);
+    let shown = sim.world.presence(settings.sensor_tolerance_m);
+    if shown == position.occupancy_mask() {
+        return;
+    }
+    tracing::info!(
+        game = state.game_id,
+        "the simulated human sets up the board for the game"
+    );
+    sim.world = World::new(
+        settings.board.clone(),
+        &position,
+        robot_color(&settings.board),
+    );
 }
 
 /// Ctrl-C or SIGTERM (what `ros2 launch` and our launcher send).
