@@ -102,8 +102,20 @@ impl Sim {
     }
 
     /// Advances the arm by `dt` seconds of real time; the cup picks and lets go.
+    ///
+    /// The pump acts twice: on the pose the arm held since the last tick, then on the pose it
+    /// reaches. Commands arrive between ticks, and at a high time scale the arm node's dwell
+    /// after a pump switch (0.3 s / time scale) is shorter than a tick, so the next move may
+    /// already be under way when the tick comes: judged only after moving, the cup would rise
+    /// off a piece it sat on all along and never seal.
     pub fn step(&mut self, dt: f64) {
+        self.cup_acts();
         self.arm.step(dt);
+        self.cup_acts();
+    }
+
+    /// The pump on: the cup seals on a piece it touches. Off: it lets the held piece go.
+    fn cup_acts(&mut self) {
         let cup = self.cup();
         if self.arm.pump_on() {
             if self.world.held().is_none() && !self.pick_failed {

@@ -200,3 +200,38 @@ fn sensors_see_presence_within_tolerance_only_and_the_human_moves_pieces() {
     let position = world.position(draughts::Color::White).expect("readable");
     assert!(position.piece_at(s17).is_some());
 }
+
+/// At a high time scale the arm node's dwell after switching the pump on (0.3 s / time scale)
+/// is shorter than the physics tick (10 ms), so the pump command and the rise that follows it
+/// reach the controller between two ticks. The cup sat on the piece all along, so it must
+/// seal: the pump acts on the pose the arm held when it switched, not only after the next
+/// move has begun.
+#[test]
+fn a_pick_whose_dwell_is_shorter_than_a_tick_still_seals() {
+    let time_scale = 100.0;
+    let (shared, settings) = sim(&[("time_scale", ros::ParamValue::Double(time_scale))]);
+    let ik = Ik::new(&settings.arm);
+    let h = settings.board.pieces.height_m;
+    home(&shared);
+    let top = settings.board.square_center(sq("c3")) + nalgebra::Vector3::new(0.0, 0.0, h);
+    move_to(&shared, &ik, top, 1);
+    let seed = {
+        let q = lock(&shared).arm.joints();
+        Joints::new(q[0], q[1], q[2])
+    };
+    let above = top + nalgebra::Vector3::new(0.0, 0.0, 0.03);
+    let up = ik.solve(above, &seed).expect("reachable").joints.array();
+    {
+        let mut sim = lock(&shared);
+        sim.arm.command(ArmCommand::SetPump { on: true });
+        // The arm node's joint speed at this time scale (120 deg/s real), in centidegrees/s.
+        let speed = (120.0 * time_scale * 100.0) as u32;
+        sim.arm.command(ArmCommand::MoveJoints(MoveJoints {
+            move_id: 2,
+            target: up.map(CentiDeg::from_radians),
+            speed,
+        }));
+        sim.step(0.01);
+    }
+    assert!(held(&shared).is_some(), "the cup sealed before it rose");
+}
