@@ -114,7 +114,7 @@ fn resolve_file(file: &str, args: &[String]) -> anyhow::Result<(PathBuf, Vec<Str
 /// `$(find-pkg-share checkers_robot)`: the nearest directory at or above `start` whose
 /// package.xml names the package (the repository root), else the source tree this binary was
 /// built from.
-pub(super) fn find_share(start: &Path) -> PathBuf {
+pub(crate) fn find_share(start: &Path) -> PathBuf {
     let start = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
     let needle = format!("<name>{PACKAGE}</name>");
     start

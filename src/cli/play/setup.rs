@@ -35,21 +35,11 @@ pub fn require_terminal() -> anyhow::Result<()> {
     ))
 }
 
-/// The directory holding `launch/` and `config/`: the nearest one at or above the working
-/// directory with this package's package.xml (a clone, a colcon share directory), else the
-/// source tree this binary was built from.
+/// The directory holding `launch/` and `config/`, found from the working directory as the
+/// launcher finds `$(find-pkg-share checkers_robot)`.
 pub fn find_share() -> PathBuf {
-    let needle = "<name>checkers_robot</name>";
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| {
-            cwd.ancestors()
-                .find(|d| {
-                    std::fs::read_to_string(d.join("package.xml")).is_ok_and(|t| t.contains(needle))
-                })
-                .map(Path::to_path_buf)
-        })
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    crate::cli::launch::find_share(&cwd)
 }
 
 /// The difficulty levels of `config/difficulty/*.yaml`, easiest first by their `rank:`
