@@ -7,10 +7,11 @@
 
 #[path = "../../src/cli/graph/client.rs"]
 pub mod client;
+pub mod nodes;
 #[path = "../../src/cli/graph/sim.rs"]
 pub mod sim;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio::sync::{Mutex, MutexGuard};
 
@@ -41,6 +42,19 @@ pub fn domain(salt: u16) -> u16 {
     sim::private_domain(200..232, salt)
 }
 
+/// The launch of the simulated robot at `level` on `domain`, everything under `dir`.
+pub fn options(dir: &Path, domain: u16, level: &str) -> SimOptions {
+    SimOptions {
+        exe: PathBuf::from(env!("CARGO_BIN_EXE_checkers-robot")),
+        share: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+        domain,
+        level: level.to_string(),
+        time_scale: TIME_SCALE,
+        run_dir: dir.to_path_buf(),
+        log: Some(dir.join("launch.log")),
+    }
+}
+
 pub struct Graph {
     pub client: GraphClient,
     pub sim: SimGraph,
@@ -53,15 +67,7 @@ impl Graph {
     pub async fn start(salt: u16, level: &str) -> Graph {
         let dir = tempfile::tempdir().expect("temp dir");
         let domain = domain(salt);
-        let options = SimOptions {
-            exe: PathBuf::from(env!("CARGO_BIN_EXE_checkers-robot")),
-            share: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
-            domain,
-            level: level.to_string(),
-            time_scale: TIME_SCALE,
-            run_dir: dir.path().to_path_buf(),
-            log: Some(dir.path().join("launch.log")),
-        };
+        let options = options(dir.path(), domain, level);
         let sim = SimGraph::launch(&options).expect("the launch starts");
         let client = GraphClient::connect(domain).expect("the client joins the domain");
         let g = Graph {

@@ -47,17 +47,8 @@ impl SimGraph {
         let state_dir = o.run_dir.join("arbiter");
         std::fs::create_dir_all(&state_dir)
             .with_context(|| format!("creating {}", state_dir.display()))?;
-        let file = o.share.join("launch").join("sim.launch.xml");
-        let mut cmd = Command::new(&o.exe);
-        cmd.arg("launch")
-            .arg(&file)
-            .arg(format!("difficulty:={}", o.level))
-            .arg(format!("time_scale:={}", o.time_scale))
-            .arg(format!("run_dir:={}", o.run_dir.display()))
-            .arg(format!("state_dir:={}", state_dir.display()))
-            .env("ROS_DOMAIN_ID", o.domain.to_string())
-            .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
-            .stdin(Stdio::null())
+        let mut cmd = launch_command(o, &state_dir);
+        cmd.stdin(Stdio::null())
             // Our own process group: a terminal's Ctrl-C reaches us, and we stop the launch
             // once, in order, after the game's last words are printed.
             .process_group(0);
@@ -112,6 +103,46 @@ impl Drop for SimGraph {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// `checkers-robot launch launch/sim.launch.xml` with `o`'s arguments, on `o`'s domain.
+fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
+    let file = o.share.join("launch").join("sim.launch.xml");
+    let mut cmd = Command::new(&o.exe);
+    cmd.arg("launch")
+        .arg(&file)
+        .arg(format!("difficulty:={}", o.level))
+        .arg(format!("time_scale:={}", o.time_scale))
+        .arg(format!("run_dir:={}", o.run_dir.display()))
+        .arg(format!("state_dir:={}", state_dir.display()))
+        .env("ROS_DOMAIN_ID", o.domain.to_string())
+        .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST");
+    cmd
+}
+
+/// The nodes the launch would start, as `checkers-robot launch --dry-run` prints them:
+/// (label, shell-quoted command line). For running the nodes one by one, e.g. to kill and
+/// restart one, which the launcher does not do (a node that dies stops the whole launch).
+pub fn dry_run(o: &SimOptions) -> anyhow::Result<Vec<(String, String)>> {
+    let state_dir = o.run_dir.join("arbiter");
+    let out = launch_command(o, &state_dir)
+        .arg("--dry-run")
+        .stdin(Stdio::null())
+        .output()
+        .with_context(|| format!("running {} launch --dry-run", o.exe.display()))?;
+    anyhow::ensure!(
+        out.status.success(),
+        "launch --dry-run failed ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let nodes: Vec<(String, String)> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(label, cmd)| (label.to_string(), cmd.to_string()))
+        .collect();
+    anyhow::ensure!(!nodes.is_empty(), "launch --dry-run listed no nodes");
+    Ok(nodes)
 }
 
 /// The finished games the arbiter archived (`state_dir/games/*.pdn`), oldest first.
