@@ -119,3 +119,45 @@ fn a_repetition_is_a_draw_to_the_search() {
         .expect("a move");
     assert_ne!(d.best.text(), "a1-b2");
 }
+
+/// Plays a king move, a king reply, and both back (the first pair, in generation order, for
+/// which the way back is legal): the start position again, with the first move now leading
+/// into a position the game has already seen. Returns that move.
+fn there_and_back(game: &mut Game) -> Move {
+    let back_of = |g: &Game, mv: &Move| {
+        g.legal_moves()
+            .iter()
+            .find(|m| m.from() == mv.to() && m.to() == mv.from())
+            .copied()
+    };
+    for a in game.legal_moves().iter() {
+        for b in game.position().after(a).legal_moves().iter() {
+            let mut g = game.clone();
+            let ok = g.play(a).is_ok()
+                && g.play(b).is_ok()
+                && back_of(&g, a).is_some_and(|m| g.play(&m).is_ok())
+                && back_of(&g, b).is_some_and(|m| g.play(&m).is_ok());
+            if ok {
+                *game = g;
+                return *a;
+            }
+        }
+    }
+    panic!("no way there and back");
+}
+
+#[test]
+fn a_side_clearly_ahead_does_not_step_back_into_a_seen_position() {
+    // Four white pieces against a lone black king: won, so a draw costs White the contempt.
+    let mut game = Game::from_fen("W:WKa1,Kc1,Ke1,g1:BKh4").expect("fen");
+    let repeat = there_and_back(&mut game);
+    assert_eq!(game.repetition_count(), 2);
+    let d = AlphaBeta::new()
+        .choose(&game, &depth(6), &Control::default())
+        .expect("a move");
+    assert_ne!(d.best, repeat);
+    let mut after = game.clone();
+    after.play(&d.best).expect("legal");
+    assert_eq!(after.repetition_count(), 1, "{}", d.best.text());
+    assert!(d.value > 0, "{}", d.value);
+}
