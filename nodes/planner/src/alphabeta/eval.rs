@@ -104,11 +104,10 @@ pub fn white_value(pos: &Position, weights: &Weights) -> i32 {
         .sum()
 }
 
-/// The value of `pos` for the side to move, in hundredths of a man: the tuned linear part and
-/// the ending knowledge of [`super::endgame::adjust`], which the linear model cannot express.
+/// The value of `pos` for the side to move, in hundredths of a man.
 #[inline]
 pub fn evaluate(pos: &Position, weights: &Weights) -> i32 {
-    let v = super::endgame::adjust(pos, white_value(pos, weights));
+    let v = white_value(pos, weights);
     match pos.side_to_move() {
         Color::White => v,
         Color::Black => -v,

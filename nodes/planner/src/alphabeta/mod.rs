@@ -2,7 +2,6 @@
 //! ([`eval`]), with aspiration windows and a time manager that stops within a millisecond or
 //! two of its budget.
 
-pub mod endgame;
 pub mod eval;
 pub mod search;
 pub mod tt;
@@ -28,9 +27,6 @@ const TT_BITS: u32 = 20;
 pub struct AlphaBeta {
     mem: Memory,
     weights: Weights,
-    /// Whether draws are shaded by the root's lead ([`endgame::contempt`]); off only to
-    /// compare with the plain draw score.
-    contempt: bool,
 }
 
 impl Default for AlphaBeta {
@@ -67,14 +63,7 @@ impl AlphaBeta {
         AlphaBeta {
             mem: Memory::new(TT_BITS),
             weights,
-            contempt: true,
         }
-    }
-
-    /// The same planner with draws scored 0 whoever is ahead.
-    pub fn without_contempt(mut self) -> AlphaBeta {
-        self.contempt = false;
-        self
     }
 
     /// The principal variation as the table remembers it, from `pos` after `first`.
@@ -152,9 +141,6 @@ impl Planner for AlphaBeta {
             let mut search = Search::new(&mut self.mem, &weights, &control.cancel, history);
             search.deadline = time.map(|t| t.hard);
             search.node_limit = limits.nodes;
-            if self.contempt {
-                search.contempt = endgame::contempt(eval::evaluate(&pos, &weights));
-            }
             let mut prev = 0;
             for depth in 1..=max_depth as i32 {
                 search.root_best = None;

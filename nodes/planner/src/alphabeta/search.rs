@@ -9,7 +9,6 @@ use std::time::Instant;
 use draughts::game::Counters;
 use draughts::{Move, MoveList, Position};
 
-use super::endgame::under_pressure;
 use super::eval::{evaluate, Weights};
 use super::tt::{Bound, MoveKey, Table};
 use crate::planner::WIN_SCORE;
@@ -63,8 +62,6 @@ pub struct Search<'a> {
     pub seldepth: u32,
     pub tt_hits: u64,
     pub stopped: bool,
-    /// What a draw costs the side to move at the root (see [`super::endgame::contempt`]).
-    pub contempt: i32,
     killers: Vec<[MoveKey; 2]>,
     /// Hashes of the positions before the current one: the game's, then the search path's.
     path: Vec<u64>,
@@ -93,7 +90,6 @@ impl<'a> Search<'a> {
             seldepth: 0,
             tt_hits: 0,
             stopped: false,
-            contempt: 0,
             killers: vec![[MoveKey::NONE; 2]; MAX_PLY + 1],
             path: history,
             root_best: None,
@@ -124,16 +120,6 @@ impl<'a> Search<'a> {
             back += 2;
         }
         false
-    }
-
-    /// A draw's value for the side to move at `ply`: the root side moves at even plies.
-    #[inline]
-    fn draw_value(&self, ply: u32) -> i32 {
-        if ply.is_multiple_of(2) {
-            -self.contempt
-        } else {
-            self.contempt
-        }
     }
 
     /// Ordering scores for `list`, in the same order.
@@ -192,7 +178,7 @@ impl<'a> Search<'a> {
         let pv_node = beta - alpha > 1;
         if ply > 0 {
             if self.repeated(hash, counters.reversible_plies) || counters.draw(pos).is_some() {
-                return self.draw_value(ply);
+                return 0;
             }
             // No line from here can beat a win already found nearer the root.
             let alpha_m = alpha.max(-(WIN_SCORE - ply as i32));
@@ -208,8 +194,7 @@ impl<'a> Search<'a> {
         }
         let capture = list[0].is_capture();
         if ply as usize >= MAX_PLY - 1 || (depth <= 0 && !capture) {
-            let draw = self.draw_value(ply);
-            return under_pressure(evaluate(pos, self.weights), draw, pos, &counters);
+            return evaluate(pos, self.weights);
         }
 
         let mut hash_move = MoveKey::NONE;
