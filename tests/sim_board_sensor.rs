@@ -102,6 +102,13 @@ impl Graph {
         let dir = tempfile::tempdir().expect("run dir");
         let domain = domain(test);
         let sim = sim(domain, dir.path(), sim_params);
+        // The sim makes its ports when it starts; a sensor started first would only retry
+        // opening every 2 s, longer than a scan waits.
+        let field = dir.path().join("field");
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while !field.exists() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
         let sensor = Process::start(
             env!("CARGO_BIN_EXE_board_sensor_node"),
             "board_sensor",
@@ -110,6 +117,8 @@ impl Graph {
             &[
                 format!("port:={}", dir.path().join("field").display()),
                 "request_timeout_s:=1.0".into(),
+                // A noisy line (the fault tests) may need more scans for two equal ones.
+                "max_scans:=30".into(),
             ],
         );
         let env = RosEnv {
