@@ -11,11 +11,10 @@ use futures::{Stream, StreamExt};
 use ros2_client::action::{
     AsyncActionServer, ExecutingGoalHandle, GoalEndStatus, GoalId, GoalStatusEnum, NewGoalHandle,
 };
-use ros2_client::dds::rustdds::DomainParticipant;
 use tokio::sync::{watch, Mutex};
 use tokio::time::Instant;
 
-use crate::discovery::Peers;
+use crate::discovery::ServerWatch;
 use crate::error::RosError;
 use crate::wire::Wire;
 
@@ -321,9 +320,7 @@ impl<A: ActionInterface> RunningGoal<A> {
 pub struct ActionClient<A: ActionInterface> {
     pub(crate) inner: InnerClient<A>,
     pub(crate) name: String,
-    pub(crate) participant: DomainParticipant,
-    pub(crate) peers: Peers,
-    pub(crate) ready: AtomicBool,
+    pub(crate) server: ServerWatch,
     /// ros2-client drops responses a concurrent waiter reads first: one call per service at a
     /// time.
     pub(crate) goal_turn: Mutex<()>,
@@ -344,16 +341,7 @@ impl<A: ActionInterface> ActionClient<A> {
 
     /// Waits until an action server is discovered. False if none appeared within `timeout`.
     pub async fn wait_for_server(&self, timeout: Duration) -> bool {
-        self.wait_until(Instant::now() + timeout).await
-    }
-
-    async fn wait_until(&self, deadline: Instant) -> bool {
-        if self.ready.load(Ordering::Acquire) {
-            return true;
-        }
-        let found = self.peers.wait(&self.participant, deadline).await;
-        self.ready.store(found, Ordering::Release);
-        found
+        self.server.wait_until(Instant::now() + timeout).await
     }
 
     fn timeout_error(&self, what: &str, after: Duration) -> RosError {
@@ -376,7 +364,7 @@ impl<A: ActionInterface> ActionClient<A> {
         })?;
         let _turn = self.goal_turn.lock().await;
         let deadline = Instant::now() + timeout;
-        if !self.wait_until(deadline).await {
+        if !self.server.wait_until(deadline).await {
             return Err(RosError::NoServer {
                 name: self.name.clone(),
                 waited: timeout,
@@ -385,7 +373,7 @@ impl<A: ActionInterface> ActionClient<A> {
         let sent = tokio::time::timeout_at(deadline, self.inner.async_send_goal(Wire(goal))).await;
         let (id, response) = match sent {
             Err(_) => {
-                self.ready.store(false, Ordering::Release);
+                self.server.forget();
                 return Err(self.timeout_error("goal", timeout));
             }
             Ok(Err(e)) => {

@@ -5,6 +5,7 @@
 //! lost. So clients poll the participant's discovery database for the server's endpoints (by DDS
 //! topic name), then give matching a moment to follow discovery before the first request.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ros2_client::dds::rustdds::DomainParticipant;
@@ -83,5 +84,46 @@ impl Peers {
             }
             tokio::time::sleep(POLL.min(deadline - now)).await;
         }
+    }
+}
+
+/// A client's view of its server: found once, then trusted until a call times out.
+pub(crate) struct ServerWatch {
+    participant: DomainParticipant,
+    peers: Peers,
+    found: AtomicBool,
+}
+
+impl std::fmt::Debug for ServerWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerWatch")
+            .field("peers", &self.peers)
+            .field("found", &self.found)
+            .finish()
+    }
+}
+
+impl ServerWatch {
+    pub fn new(participant: DomainParticipant, peers: Peers) -> ServerWatch {
+        ServerWatch {
+            participant,
+            peers,
+            found: AtomicBool::new(false),
+        }
+    }
+
+    /// True once the server is there (at once if it was found before), false at `deadline`.
+    pub async fn wait_until(&self, deadline: Instant) -> bool {
+        if self.found.load(Ordering::Acquire) {
+            return true;
+        }
+        let found = self.peers.wait(&self.participant, deadline).await;
+        self.found.store(found, Ordering::Release);
+        found
+    }
+
+    /// A call timed out: the server may have gone, so look for it again next time.
+    pub fn forget(&self) {
+        self.found.store(false, Ordering::Release);
     }
 }

@@ -6,8 +6,6 @@ use std::marker::PhantomData;
 use std::net::{IpAddr, Ipv4Addr};
 use std::pin::Pin;
 
-use std::sync::atomic::AtomicBool;
-
 use checkers_msgs::builtin_interfaces::msg::Time;
 use checkers_msgs::{ActionInterface, Interface, ServiceInterface};
 use futures::{Stream, StreamExt};
@@ -21,7 +19,7 @@ use ros2_client::{
 use crate::action::{ActionClient, ActionServer};
 use crate::args::RosArgs;
 use crate::clock;
-use crate::discovery::Peers;
+use crate::discovery::{Peers, ServerWatch};
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::params::Params;
@@ -241,10 +239,8 @@ impl Node {
             })?;
         Ok(ServiceClient {
             inner,
-            peers: Peers::service(&fqn),
+            server: ServerWatch::new(self.context.domain_participant(), Peers::service(&fqn)),
             name: fqn,
-            participant: self.context.domain_participant(),
-            ready: AtomicBool::new(false),
             turn: tokio::sync::Mutex::new(()),
         })
     }
@@ -288,10 +284,8 @@ impl Node {
             })?;
         Ok(ActionClient {
             inner,
-            peers: Peers::action(&fqn),
+            server: ServerWatch::new(self.context.domain_participant(), Peers::action(&fqn)),
             name: fqn,
-            participant: self.context.domain_participant(),
-            ready: AtomicBool::new(false),
             goal_turn: tokio::sync::Mutex::new(()),
             result_turn: tokio::sync::Mutex::new(()),
             cancel_turn: tokio::sync::Mutex::new(()),

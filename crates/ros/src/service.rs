@@ -2,16 +2,14 @@
 //! repeat are resent.
 
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use checkers_msgs::{Interface, ServiceInterface};
-use ros2_client::dds::rustdds::DomainParticipant;
 use ros2_client::{Client, RmwRequestId, Server};
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use crate::discovery::Peers;
+use crate::discovery::ServerWatch;
 use crate::error::RosError;
 use crate::wire::Wire;
 
@@ -84,10 +82,7 @@ impl<S: ServiceInterface> ServiceServer<S> {
 pub struct ServiceClient<S: ServiceInterface> {
     pub(crate) inner: Client<Wire<S::Request>, Wire<S::Response>>,
     pub(crate) name: String,
-    pub(crate) participant: DomainParticipant,
-    pub(crate) peers: Peers,
-    /// Set once the server was seen; cleared when a call times out, since it may have gone.
-    pub(crate) ready: AtomicBool,
+    pub(crate) server: ServerWatch,
     /// ros2-client hands a response to whichever waiter reads it first and drops the others'
     /// responses, so calls on one client take turns.
     pub(crate) turn: Mutex<()>,
@@ -106,16 +101,7 @@ impl<S: ServiceInterface> ServiceClient<S> {
 
     /// Waits until a server is discovered. False if none appeared within `timeout`.
     pub async fn wait_for_service(&self, timeout: Duration) -> bool {
-        self.wait_until(Instant::now() + timeout).await
-    }
-
-    async fn wait_until(&self, deadline: Instant) -> bool {
-        if self.ready.load(Ordering::Acquire) {
-            return true;
-        }
-        let found = self.peers.wait(&self.participant, deadline).await;
-        self.ready.store(found, Ordering::Release);
-        found
+        self.server.wait_until(Instant::now() + timeout).await
     }
 
     /// One request, one response, within `timeout` (waiting for the server included). Never
@@ -131,7 +117,7 @@ impl<S: ServiceInterface> ServiceClient<S> {
         })?;
         let _turn = self.turn.lock().await;
         let deadline = Instant::now() + timeout;
-        if !self.wait_until(deadline).await {
+        if !self.server.wait_until(deadline).await {
             return Err(RosError::NoServer {
                 name: self.name.clone(),
                 waited: timeout,
@@ -158,7 +144,7 @@ impl<S: ServiceInterface> ServiceClient<S> {
         match tokio::time::timeout_at(deadline, exchange).await {
             Ok(r) => r,
             Err(_) => {
-                self.ready.store(false, Ordering::Release);
+                self.server.forget();
                 Err(RosError::Timeout {
                     name: self.name.clone(),
                     after: timeout,
