@@ -25,6 +25,7 @@ pub mod params;
 pub mod qos;
 #[cfg(feature = "r2r")]
 pub mod r2r_backend;
+mod retry;
 pub mod service;
 mod wire;
 

@@ -248,20 +248,9 @@ impl<S: ServiceInterface> ServiceClient<S> {
         timeout_per_attempt: Duration,
         attempts: u32,
     ) -> Result<S::Response, RosError> {
-        let mut last = None;
-        for attempt in 1..=attempts.max(1) {
-            match self.call(request.clone(), timeout_per_attempt).await {
-                Ok(r) => return Ok(r),
-                Err(e @ RosError::Bounds { .. }) => return Err(e),
-                Err(e) => {
-                    tracing::debug!(service = %self.name, attempt, "{e}");
-                    last = Some(e);
-                }
-            }
-        }
-        Err(last.unwrap_or(RosError::Timeout {
-            name: self.name.clone(),
-            after: timeout_per_attempt,
-        }))
+        crate::retry::retrying(&self.name, timeout_per_attempt, attempts, || {
+            self.call(request.clone(), timeout_per_attempt)
+        })
+        .await
     }
 }
