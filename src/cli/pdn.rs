@@ -14,7 +14,8 @@ pub enum Command {
     },
 }
 
-/// Prints one line per game: `game N (line L): ok, P plies, result R` or the illegal move.
+/// Prints one line per game: `game N (line L): ok, P plies, result R, rules say S, final FEN`
+/// or the illegal move.
 /// Exits 2 if any game has an illegal move or the file cannot be read.
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     let Command::Check { file } = command;
@@ -28,10 +29,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
             Ok(game) => {
                 let tag = g.result.as_deref().unwrap_or("*");
                 println!(
-                    "game {n} (line {}): ok, {} plies, result {tag}, rules say {}",
+                    "game {n} (line {}): ok, {} plies, result {tag}, rules say {}, final {}",
                     g.line,
                     game.ply_count(),
-                    game.result()
+                    game.result(),
+                    draughts::fen::to_fen(game.position())
                 );
             }
             Err(e) => {
