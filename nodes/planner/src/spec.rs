@@ -46,7 +46,7 @@ impl Algorithm {
         match self {
             Algorithm::Random | Algorithm::Heuristic => &["seed"],
             Algorithm::Minimax => &["depth", "seed"],
-            Algorithm::AlphaBeta => &["time", "depth", "nodes", "seed"],
+            Algorithm::AlphaBeta => &["time", "depth", "nodes", "seed", "threads"],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
         }
     }
@@ -100,7 +100,8 @@ pub struct PlannerSpec {
     pub algorithm: Algorithm,
     pub limits: Limits,
     pub seed: u64,
-    /// Search threads (MCTS); `None` for the planner's default.
+    /// Search threads (MCTS root parallelism, alpha-beta lazy SMP); `None` for the planner's
+    /// default (MCTS 2, alpha-beta 1).
     pub threads: Option<usize>,
 }
 
@@ -120,7 +121,7 @@ impl PlannerSpec {
             Algorithm::Random => Box::new(RandomPlanner::new(self.seed)),
             Algorithm::Heuristic => Box::new(HeuristicPlanner::new(self.seed)),
             Algorithm::Minimax => Box::new(Minimax::new(self.seed)),
-            Algorithm::AlphaBeta => Box::new(AlphaBeta::new()),
+            Algorithm::AlphaBeta => Box::new(AlphaBeta::with_threads(self.threads.unwrap_or(1))),
             Algorithm::Mcts => Box::new(Mcts::new(self.seed, self.threads.unwrap_or(2))),
         }
     }

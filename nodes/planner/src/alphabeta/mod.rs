@@ -1,11 +1,13 @@
 //! The strong planner: iterative-deepening alpha-beta ([`search`]) over a tuned evaluation
 //! ([`eval`]), with aspiration windows and a time manager that stops within a millisecond or
-//! two of its budget.
+//! two of its budget. With `threads > 1` it is a lazy SMP search: every thread deepens on its
+//! own and they share the transposition table, so each profits from what the others proved.
 
 pub mod eval;
 pub mod search;
 pub mod tt;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use draughts::{Game, Move, Position};
@@ -15,8 +17,8 @@ use crate::planner::{
     Progress, SearchStats, WIN_SCORE,
 };
 use eval::{Weights, WEIGHTS};
-use search::{Memory, Search, INF, MAX_PLY};
-use tt::MoveKey;
+use search::{History, Search, INF, MAX_PLY};
+use tt::{MoveKey, Table};
 
 /// Depth used when no limit at all is given.
 pub const DEFAULT_DEPTH: u32 = 10;
@@ -25,7 +27,9 @@ const TT_BITS: u32 = 20;
 
 #[derive(Debug)]
 pub struct AlphaBeta {
-    mem: Memory,
+    tt: Table,
+    /// One per search thread.
+    histories: Vec<History>,
     weights: Weights,
 }
 
@@ -61,9 +65,17 @@ impl AlphaBeta {
 
     pub fn with_weights(weights: Weights) -> AlphaBeta {
         AlphaBeta {
-            mem: Memory::new(TT_BITS),
+            tt: Table::new(TT_BITS),
+            histories: vec![History::default()],
             weights,
         }
+    }
+
+    /// A lazy SMP searcher on `threads` threads (1 is the deterministic single-thread search).
+    pub fn with_threads(threads: usize) -> AlphaBeta {
+        let mut ab = AlphaBeta::new();
+        ab.histories = vec![History::default(); threads.max(1)];
+        ab
     }
 
     /// The principal variation as the table remembers it, from `pos` after `first`.
@@ -72,7 +84,7 @@ impl AlphaBeta {
         let mut p = pos.after(&first);
         let mut seen = vec![pos.hash(), p.hash()];
         while line.len() < max {
-            let Some(hit) = self.mem.tt.probe(p.hash(), 0) else {
+            let Some(hit) = self.tt.probe(p.hash(), 0) else {
                 break;
             };
             let Some(mv) = p
@@ -117,91 +129,87 @@ impl Planner for AlphaBeta {
             })
             .clamp(1, MAX_PLY as u32 - 8);
         let time = limits.time.map(|t| TimeManager::new(started, t));
-        self.mem.age();
+        for h in &mut self.histories {
+            h.age();
+        }
 
         // The game's positions since the last irreversible move, for repetitions.
         let positions = game.positions();
         let keep = (counters.reversible_plies as usize + 1).min(positions.len());
-        let history: Vec<u64> = positions[positions.len() - keep..positions.len() - 1]
+        let game_path: Vec<u64> = positions[positions.len() - keep..positions.len() - 1]
             .iter()
             .map(|p| p.hash())
             .collect();
 
         let weights = self.weights;
-        let mut best = moves[0];
-        let mut value = 0;
-        let mut completed = 0;
+        let mut outcome = Outcome::forced(moves[0], eval::evaluate(&pos, &weights));
         let mut stats = SearchStats::default();
-        let mut line: Vec<Move> = Vec::new();
 
         // With a clock running, a forced move is played at once.
-        if moves.len() == 1 && time.is_some() {
-            value = eval::evaluate(&pos, &weights);
-        } else {
-            let mut search = Search::new(&mut self.mem, &weights, &control.cancel, history);
-            search.deadline = time.map(|t| t.hard);
-            search.node_limit = limits.nodes;
-            let mut prev = 0;
-            for depth in 1..=max_depth as i32 {
-                search.root_best = None;
-                let mut delta = 35;
-                let (mut alpha, mut beta) = if depth >= 5 {
-                    (prev - delta, prev + delta)
-                } else {
-                    (-INF, INF)
-                };
-                let score = loop {
-                    let s = search.negamax(&pos, counters, depth, alpha, beta, 0);
-                    if search.stopped {
-                        break s;
-                    }
-                    if s <= alpha {
-                        alpha = (alpha - delta).max(-INF);
-                        delta *= 3;
-                    } else if s >= beta {
-                        beta = (beta + delta).min(INF);
-                        delta *= 3;
-                    } else {
-                        break s;
-                    }
-                    if delta > 1000 {
-                        alpha = -INF;
-                        beta = INF;
-                    }
-                };
-                if search.stopped {
-                    // A move proven better during the unfinished iteration is still better.
-                    if let Some((mv, s)) = search.root_best {
-                        best = mv;
-                        value = s;
-                        line = search.pv[0].clone();
-                    }
-                    break;
-                }
-                completed = depth as u32;
-                prev = score;
-                value = score;
-                if let Some((mv, _)) = search.root_best {
-                    best = mv;
-                }
-                line = search.pv[0].clone();
-                control.report(&Progress {
-                    depth: completed,
-                    nodes: search.nodes,
-                    sims: 0,
-                    best: Some(best),
-                    value,
-                    elapsed: started.elapsed(),
+        if moves.len() > 1 || time.is_none() {
+            let job = Job {
+                pos: &pos,
+                fallback: moves[0],
+                counters,
+                max_depth: max_depth as i32,
+                deadline: time.map(|t| t.hard),
+                node_limit: limits.nodes,
+                weights: &weights,
+                game_path: &game_path,
+            };
+            let tt = &self.tt;
+            let (main, helpers) = self.histories.split_at_mut(1);
+            // Helpers stop when the main thread does, whatever stopped it.
+            let helpers_stop = AtomicBool::new(false);
+            let mut results: Vec<Outcome> = std::thread::scope(|scope| {
+                let running: Vec<_> = helpers
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(i, history)| {
+                        let job = &job;
+                        let stop = &helpers_stop;
+                        // Odd helpers start one ply deeper, so the threads spread over depths.
+                        let first = 1 + (i as i32 % 2);
+                        scope.spawn(move || job.deepen(tt, history, stop, first, |_| false))
+                    })
+                    .collect();
+                let main_outcome = job.deepen(tt, &mut main[0], &control.cancel, 1, |o| {
+                    control.report(&Progress {
+                        depth: o.completed,
+                        nodes: o.nodes,
+                        sims: 0,
+                        best: Some(o.best),
+                        value: o.value,
+                        elapsed: started.elapsed(),
+                    });
+                    let decided = o.value.abs() >= WIN_SCORE - o.completed as i32;
+                    decided || time.is_some_and(|t| Instant::now() >= t.soft)
                 });
-                let decided = value.abs() >= WIN_SCORE - depth;
-                if decided || time.is_some_and(|t| Instant::now() >= t.soft) {
-                    break;
+                helpers_stop.store(true, Ordering::Relaxed);
+                let mut all = vec![main_outcome];
+                // A helper that panicked only loses its own result.
+                all.extend(running.into_iter().filter_map(|h| h.join().ok()));
+                all
+            });
+            stats.nodes = results.iter().map(|o| o.nodes).sum();
+            stats.seldepth = results.iter().map(|o| o.seldepth).max().unwrap_or(0);
+            stats.tt_hits = results.iter().map(|o| o.tt_hits).sum();
+            // The deepest finished iteration decides; on a tie the main thread's.
+            let mut chosen = 0;
+            for (i, o) in results.iter().enumerate() {
+                if o.completed > results[chosen].completed {
+                    chosen = i;
                 }
             }
-            stats.nodes = search.nodes;
-            stats.seldepth = search.seldepth;
-            stats.tt_hits = search.tt_hits;
+            outcome = results.swap_remove(chosen);
         }
+        let Outcome {
+            best,
+            value,
+            completed,
+            line,
+            ..
+        } = outcome;
         stats.depth = completed;
         stats.elapsed = started.elapsed();
         stats.pv = if line.first() == Some(&best) {
@@ -218,7 +226,121 @@ impl Planner for AlphaBeta {
     }
 
     fn new_game(&mut self) {
-        self.mem.clear();
+        self.tt.clear();
+        for h in &mut self.histories {
+            h.clear();
+        }
+    }
+}
+
+/// What every search thread is given.
+struct Job<'a> {
+    pos: &'a Position,
+    /// Played if not even the first iteration finishes.
+    fallback: Move,
+    counters: draughts::game::Counters,
+    max_depth: i32,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    weights: &'a Weights,
+    game_path: &'a [u64],
+}
+
+/// What one thread's iterative deepening found.
+#[derive(Debug)]
+struct Outcome {
+    best: Move,
+    value: i32,
+    /// The deepest finished iteration (0: none).
+    completed: u32,
+    line: Vec<Move>,
+    nodes: u64,
+    seldepth: u32,
+    tt_hits: u64,
+}
+
+impl Outcome {
+    fn forced(best: Move, value: i32) -> Outcome {
+        Outcome {
+            best,
+            value,
+            completed: 0,
+            line: Vec::new(),
+            nodes: 0,
+            seldepth: 0,
+            tt_hits: 0,
+        }
+    }
+}
+
+impl Job<'_> {
+    /// Iterative deepening from `first` with aspiration windows, until the deadline, `stop`,
+    /// the depth limit, or `enough` (called after each finished iteration) says so.
+    fn deepen(
+        &self,
+        tt: &Table,
+        history: &mut History,
+        stop: &AtomicBool,
+        first: i32,
+        mut enough: impl FnMut(&Outcome) -> bool,
+    ) -> Outcome {
+        let mut search = Search::new(tt, history, self.weights, stop, self.game_path.to_vec());
+        search.deadline = self.deadline;
+        search.node_limit = self.node_limit;
+        let mut out = Outcome::forced(self.fallback, 0);
+        let mut prev = 0;
+        for depth in first.min(self.max_depth)..=self.max_depth {
+            search.root_best = None;
+            let mut delta = 35;
+            let (mut alpha, mut beta) = if depth >= 5 {
+                (prev - delta, prev + delta)
+            } else {
+                (-INF, INF)
+            };
+            let score = loop {
+                let s = search.negamax(self.pos, self.counters, depth, alpha, beta, 0);
+                if search.stopped {
+                    break s;
+                }
+                if s <= alpha {
+                    alpha = (alpha - delta).max(-INF);
+                    delta *= 3;
+                } else if s >= beta {
+                    beta = (beta + delta).min(INF);
+                    delta *= 3;
+                } else {
+                    break s;
+                }
+                if delta > 1000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            };
+            if search.stopped {
+                // A move proven better during the unfinished iteration is still better.
+                if let Some((mv, s)) = search.root_best {
+                    out.best = mv;
+                    out.value = s;
+                    out.line = search.pv[0].clone();
+                }
+                break;
+            }
+            out.completed = depth as u32;
+            prev = score;
+            out.value = score;
+            if let Some((mv, _)) = search.root_best {
+                out.best = mv;
+            }
+            out.line = search.pv[0].clone();
+            out.nodes = search.nodes;
+            if enough(&out) {
+                break;
+            }
+        }
+        out.nodes = search.nodes;
+        out.seldepth = search.seldepth;
+        out.tt_hits = search.tt_hits;
+        out
     }
 }
 

@@ -19,41 +19,46 @@ pub const INF: i32 = WIN_SCORE + 1;
 /// Squares are bits 0..36 of the layout.
 const BITS: usize = 36;
 
-/// What survives from one search to the next: the table and the history counters.
-#[derive(Debug)]
-pub struct Memory {
-    pub tt: Table,
-    pub history: Vec<[i32; BITS]>,
+/// History counters of one search thread: what survives from one search to the next beside
+/// the shared table.
+#[derive(Clone, Debug)]
+pub struct History(Vec<[i32; BITS]>);
+
+impl Default for History {
+    fn default() -> Self {
+        History(vec![[0; BITS]; BITS])
+    }
 }
 
-impl Memory {
-    pub fn new(tt_bits: u32) -> Memory {
-        Memory {
-            tt: Table::new(tt_bits),
-            history: vec![[0; BITS]; BITS],
-        }
-    }
-
+impl History {
     pub fn clear(&mut self) {
-        self.tt.clear();
-        for row in self.history.iter_mut() {
+        for row in self.0.iter_mut() {
             row.fill(0);
         }
     }
 
-    /// Halves the history so old searches weigh less than the current one.
+    /// Halves the counters so old searches weigh less than the current one.
     pub fn age(&mut self) {
-        for row in self.history.iter_mut() {
+        for row in self.0.iter_mut() {
             for h in row.iter_mut() {
                 *h /= 2;
             }
         }
     }
+
+    fn get(&self, mv: &Move) -> i32 {
+        self.0[mv.from().bit() as usize][mv.to().bit() as usize]
+    }
+
+    fn reward(&mut self, mv: &Move, depth: i32) {
+        self.0[mv.from().bit() as usize][mv.to().bit() as usize] += depth.max(0) * depth.max(0);
+    }
 }
 
 #[derive(Debug)]
 pub struct Search<'a> {
-    pub mem: &'a mut Memory,
+    pub tt: &'a Table,
+    pub history: &'a mut History,
     pub weights: &'a Weights,
     pub cancel: &'a AtomicBool,
     pub deadline: Option<Instant>,
@@ -75,13 +80,15 @@ pub struct Search<'a> {
 
 impl<'a> Search<'a> {
     pub fn new(
-        mem: &'a mut Memory,
+        tt: &'a Table,
+        history: &'a mut History,
         weights: &'a Weights,
         cancel: &'a AtomicBool,
-        history: Vec<u64>,
+        game_path: Vec<u64>,
     ) -> Search<'a> {
         Search {
-            mem,
+            tt,
+            history,
             weights,
             cancel,
             deadline: None,
@@ -91,7 +98,7 @@ impl<'a> Search<'a> {
             tt_hits: 0,
             stopped: false,
             killers: vec![[MoveKey::NONE; 2]; MAX_PLY + 1],
-            path: history,
+            path: game_path,
             root_best: None,
             pv: vec![Vec::new(); MAX_PLY + 2],
             score_stack: vec![Vec::new(); MAX_PLY + 1],
@@ -150,7 +157,7 @@ impl<'a> Search<'a> {
             } else if key == killers[1] {
                 1 << 22
             } else {
-                self.mem.history[m.from().bit() as usize][m.to().bit() as usize].min((1 << 21) - 1)
+                self.history.get(m).min((1 << 21) - 1)
             }
         }));
     }
@@ -198,7 +205,7 @@ impl<'a> Search<'a> {
         }
 
         let mut hash_move = MoveKey::NONE;
-        if let Some(hit) = self.mem.tt.probe(hash, ply) {
+        if let Some(hit) = self.tt.probe(hash, ply) {
             self.tt_hits += 1;
             hash_move = hit.mv;
             if !pv_node && ply > 0 && hit.depth >= depth {
@@ -287,9 +294,7 @@ impl<'a> Search<'a> {
                                 k[1] = k[0];
                                 k[0] = best_move;
                             }
-                            let h = &mut self.mem.history[mv.from().bit() as usize]
-                                [mv.to().bit() as usize];
-                            *h += depth.max(0) * depth.max(0);
+                            self.history.reward(mv, depth);
                         }
                         break;
                     }
@@ -303,7 +308,7 @@ impl<'a> Search<'a> {
         } else {
             Bound::Upper
         };
-        self.mem.tt.store(hash, ply, depth, best, bound, best_move);
+        self.tt.store(hash, ply, depth, best, bound, best_move);
         self.score_stack[ply as usize] = scores;
         best
     }

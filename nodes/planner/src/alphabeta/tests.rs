@@ -119,3 +119,39 @@ fn a_repetition_is_a_draw_to_the_search() {
         .expect("a move");
     assert_ne!(d.best.text(), "a1-b2");
 }
+
+#[test]
+fn two_threads_share_the_table_and_agree_on_a_forced_win() {
+    // Lazy SMP: the helper's results land in the shared table; the answer must still be the
+    // single-thread one where the position has one right answer.
+    let game = Game::from_fen("W:Wc3:Bd4").expect("fen");
+    let d = AlphaBeta::with_threads(2)
+        .choose(&game, &depth(6), &Control::default())
+        .expect("a move");
+    assert_eq!(d.best.text(), "c3:e5");
+    assert_eq!(d.value, WIN_SCORE - 1);
+
+    let d = AlphaBeta::with_threads(2)
+        .choose(&Game::from_fen("W:WKd4,c3,e3:Ba7").expect("fen"), &depth(12), &Control::default())
+        .expect("a move");
+    assert!(d.value > 200, "{}", d.value);
+    assert!(d.stats.depth >= 12);
+}
+
+#[test]
+fn two_threads_stop_on_time_and_search_more_nodes() {
+    let limits = Limits {
+        time: Some(std::time::Duration::from_millis(200)),
+        ..Limits::default()
+    };
+    let one = AlphaBeta::new()
+        .choose(&Game::new(), &limits, &Control::default())
+        .expect("a move");
+    let two = AlphaBeta::with_threads(2)
+        .choose(&Game::new(), &limits, &Control::default())
+        .expect("a move");
+    assert!(two.stats.elapsed < std::time::Duration::from_millis(200));
+    assert!(Game::new().legal_moves().contains(&two.best));
+    // Both threads' nodes are counted.
+    assert!(two.stats.nodes > one.stats.nodes / 2, "{} vs {}", two.stats.nodes, one.stats.nodes);
+}
