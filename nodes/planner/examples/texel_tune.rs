@@ -16,13 +16,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use draughts::playout::Rng;
-use draughts::Color;
 use planner::alphabeta::eval::{Weights, FEATURE_NAMES, WEIGHTS};
 use planner::alphabeta::AlphaBeta;
-use planner::arena::{play, points, DEFAULT_MAX_PLIES};
-use planner::elo::Tally;
+use planner::arena::DEFAULT_MAX_PLIES;
 use planner::openings::{built_in, Opening};
-use planner::tune::{samples_from_game, tune, Sample};
+use planner::tune::{samples_from_game, tune, weights_match, Sample};
 use planner::{Control, Limits, Planner};
 
 fn arg(i: usize, default: usize) -> usize {
@@ -134,47 +132,7 @@ fn verify(fitted: &Weights, depth: u32, openings: &[Opening]) {
         depth: Some(depth),
         ..Limits::default()
     };
-    let next = AtomicUsize::new(0);
-    let tally = Mutex::new(Tally::default());
-    let n = 2 * openings.len();
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let mut new = AlphaBeta::with_weights(*fitted);
-                let mut old = AlphaBeta::with_weights(WEIGHTS);
-                let start = openings[i / 2].game();
-                let new_white = i.is_multiple_of(2);
-                let (game, _) = if new_white {
-                    play(
-                        start,
-                        (&mut new, &limits),
-                        (&mut old, &limits),
-                        DEFAULT_MAX_PLIES,
-                    )
-                } else {
-                    play(
-                        start,
-                        (&mut old, &limits),
-                        (&mut new, &limits),
-                        DEFAULT_MAX_PLIES,
-                    )
-                };
-                let color = if new_white {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                if let Ok(mut t) = tally.lock() {
-                    t.add(points(game.result(), color));
-                }
-            });
-        }
-    });
-    let t = tally.into_inner().unwrap_or_default();
+    let t = weights_match(fitted, &WEIGHTS, &limits, openings, 2);
     let (lo, hi) = t.elo_interval95();
     println!(
         "# fitted vs current weights, depth {depth}, {} games: +{} ={} -{} score {:.3}, elo {:.0} [{lo:.0}, {hi:.0}]",

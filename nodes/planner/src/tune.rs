@@ -1,10 +1,19 @@
 //! Texel tuning of the alpha-beta evaluation: fit the weights so that `sigmoid(K x eval)`
 //! predicts the results of self-play games from the positions they went through. The driver
-//! (self-play, then the fit) is `examples/texel_tune.rs`.
+//! (self-play, then the fit) is `examples/texel_tune.rs`. [`weights_match`] judges weights by
+//! play, for that fit and for the match-play tuner `examples/match_tune.rs`.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use draughts::{Color, Game, GameResult};
 
 use crate::alphabeta::eval::{features, Weights, N_FEATURES};
+use crate::alphabeta::AlphaBeta;
+use crate::arena::{play, points, DEFAULT_MAX_PLIES};
+use crate::elo::Tally;
+use crate::openings::Opening;
+use crate::planner::Limits;
 
 /// One training position: its features (White minus Black) and White's points in the game.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -123,6 +132,62 @@ pub fn tune(samples: &[Sample], start: &Weights, pinned: &[usize], iterations: u
         error_before,
         error_after: error(samples, &rounded, k),
     }
+}
+
+/// Plays weights `a` against weights `b`, every opening with both colours, alpha-beta with
+/// `limits` on both sides, `threads` games at a time; `a`'s results.
+pub fn weights_match(
+    a: &Weights,
+    b: &Weights,
+    limits: &Limits,
+    openings: &[Opening],
+    threads: usize,
+) -> Tally {
+    engines_match(
+        || AlphaBeta::with_weights(*a),
+        || AlphaBeta::with_weights(*b),
+        limits,
+        openings,
+        threads,
+    )
+}
+
+/// Plays alpha-beta engines made by `a` against those made by `b` (a fresh pair per game),
+/// every opening with both colours, `threads` games at a time; `a`'s results.
+pub fn engines_match(
+    a: impl Fn() -> AlphaBeta + Sync,
+    b: impl Fn() -> AlphaBeta + Sync,
+    limits: &Limits,
+    openings: &[Opening],
+    threads: usize,
+) -> Tally {
+    let next = AtomicUsize::new(0);
+    let tally = Mutex::new(Tally::default());
+    let n = 2 * openings.len();
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n {
+                    break;
+                }
+                let mut pa = a();
+                let mut pb = b();
+                let start = openings[i / 2].game();
+                let a_white = i.is_multiple_of(2);
+                let (game, _) = if a_white {
+                    play(start, (&mut pa, limits), (&mut pb, limits), DEFAULT_MAX_PLIES)
+                } else {
+                    play(start, (&mut pb, limits), (&mut pa, limits), DEFAULT_MAX_PLIES)
+                };
+                let color = if a_white { Color::White } else { Color::Black };
+                if let Ok(mut t) = tally.lock() {
+                    t.add(points(game.result(), color));
+                }
+            });
+        }
+    });
+    tally.into_inner().unwrap_or_default()
 }
 
 #[cfg(test)]

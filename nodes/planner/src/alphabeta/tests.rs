@@ -139,19 +139,25 @@ fn two_threads_share_the_table_and_agree_on_a_forced_win() {
 }
 
 #[test]
-fn two_threads_stop_on_time_and_search_more_nodes() {
+fn two_threads_stop_when_the_clock_or_the_cancel_flag_says() {
+    // The helper has no clock check of its own beyond the deadline and the main thread's stop:
+    // a helper that kept searching would make `choose` hang here.
     let limits = Limits {
-        time: Some(std::time::Duration::from_millis(200)),
+        time: Some(std::time::Duration::from_millis(100)),
         ..Limits::default()
     };
-    let one = AlphaBeta::new()
+    let d = AlphaBeta::with_threads(2)
         .choose(&Game::new(), &limits, &Control::default())
         .expect("a move");
-    let two = AlphaBeta::with_threads(2)
-        .choose(&Game::new(), &limits, &Control::default())
+    assert!(Game::new().legal_moves().contains(&d.best));
+    assert!(d.stats.depth >= 1);
+
+    let cancelled = Control {
+        cancel: Arc::new(AtomicBool::new(true)),
+        progress: None,
+    };
+    let d = AlphaBeta::with_threads(2)
+        .choose(&Game::new(), &depth(60), &cancelled)
         .expect("a move");
-    assert!(two.stats.elapsed < std::time::Duration::from_millis(200));
-    assert!(Game::new().legal_moves().contains(&two.best));
-    // Both threads' nodes are counted.
-    assert!(two.stats.nodes > one.stats.nodes / 2, "{} vs {}", two.stats.nodes, one.stats.nodes);
+    assert!(Game::new().legal_moves().contains(&d.best));
 }
