@@ -5,8 +5,8 @@
 use anyhow::{anyhow, Context};
 use draughts::pdn::parse_pdn;
 use draughts::{Color, Game};
-use planner::Control;
 use planner::spec::PlannerSpec;
+use planner::Control;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

@@ -176,9 +176,19 @@ pub fn engines_match(
                 let start = openings[i / 2].game();
                 let a_white = i.is_multiple_of(2);
                 let (game, _) = if a_white {
-                    play(start, (&mut pa, limits), (&mut pb, limits), DEFAULT_MAX_PLIES)
+                    play(
+                        start,
+                        (&mut pa, limits),
+                        (&mut pb, limits),
+                        DEFAULT_MAX_PLIES,
+                    )
                 } else {
-                    play(start, (&mut pb, limits), (&mut pa, limits), DEFAULT_MAX_PLIES)
+                    play(
+                        start,
+                        (&mut pb, limits),
+                        (&mut pa, limits),
+                        DEFAULT_MAX_PLIES,
+                    )
                 };
                 let color = if a_white { Color::White } else { Color::Black };
                 if let Ok(mut t) = tally.lock() {

@@ -1,6 +1,6 @@
 //! The alpha-beta evaluation: a weighted sum of features, each counted for White minus Black.
-//! The weights are fitted to self-play results by the Texel tuner (`examples/texel_tune.rs`,
-//! documented in `docs/planners.md`), not guessed.
+//! The weights are tuned by match play (`examples/match_tune.rs`, documented in
+//! `docs/planners.md`), not guessed.
 
 use draughts::{Color, Position};
 
@@ -24,9 +24,11 @@ pub const FEATURE_NAMES: [&str; N_FEATURES] = [
 
 pub type Weights = [i32; N_FEATURES];
 
-/// Hundredths of a man per unit of each feature. The man is pinned at 100; the rest come from
-/// `cargo run --release -p planner --example texel_tune`.
-pub const WEIGHTS: Weights = [100, 250, 8, 6, 8, 2, 4, 10, 2, 10, -2];
+/// Hundredths of a man per unit of each feature, the man pinned at 100. Tuned by match play
+/// (`cargo run --release -p planner --example match_tune -- 6 3 0.52`: back rank 8 -> 12,
+/// tempo in the ending 4 -> 2; the result beat the earlier set 0.608 over 420 games at depth
+/// 10). The Texel fit predicted results better but played worse (docs/planners.md).
+pub const WEIGHTS: Weights = [100, 250, 12, 6, 8, 2, 2, 10, 2, 10, -2];
 
 /// Ranks 6-7 for White, 2-3 for Black: one or two steps from the crowning row.
 const NEAR_CROWN_WHITE: u64 = bits::rank(5) | bits::rank(6);

@@ -132,7 +132,11 @@ fn two_threads_share_the_table_and_agree_on_a_forced_win() {
     assert_eq!(d.value, WIN_SCORE - 1);
 
     let d = AlphaBeta::with_threads(2)
-        .choose(&Game::from_fen("W:WKd4,c3,e3:Ba7").expect("fen"), &depth(12), &Control::default())
+        .choose(
+            &Game::from_fen("W:WKd4,c3,e3:Ba7").expect("fen"),
+            &depth(12),
+            &Control::default(),
+        )
         .expect("a move");
     assert!(d.value > 200, "{}", d.value);
     assert!(d.stats.depth >= 12);

@@ -44,7 +44,10 @@ struct Slot {
 }
 
 fn pack(value: i16, depth: i8, bound: u8, mv: MoveKey) -> u64 {
-    u64::from(value as u16) | u64::from(depth as u8) << 16 | u64::from(bound) << 24 | u64::from(mv.0) << 32
+    u64::from(value as u16)
+        | u64::from(depth as u8) << 16
+        | u64::from(bound) << 24
+        | u64::from(mv.0) << 32
 }
 
 fn unpack(data: u64) -> (i16, i8, u8, MoveKey) {
@@ -190,7 +193,10 @@ mod tests {
         let mv = MoveKey(0x1234);
         t.store(7, 0, -3, -2500, Bound::Upper, mv);
         let hit = t.probe(7, 0).expect("stored");
-        assert_eq!((hit.value, hit.depth, hit.bound, hit.mv), (-2500, -3, Bound::Upper, mv));
+        assert_eq!(
+            (hit.value, hit.depth, hit.bound, hit.mv),
+            (-2500, -3, Bound::Upper, mv)
+        );
         // A move-less result of the same position keeps the move.
         t.store(7, 0, 4, 10, Bound::Lower, MoveKey::NONE);
         assert_eq!(t.probe(7, 0).expect("stored").mv, mv);
