@@ -11,7 +11,6 @@
 use std::time::Instant;
 
 use planner::alphabeta::eval::{Weights, FEATURE_NAMES, N_FEATURES, WEIGHTS};
-use planner::elo::Tally;
 use planner::openings::built_in;
 use planner::tune::weights_match;
 use planner::Limits;
@@ -21,18 +20,6 @@ fn arg<T: std::str::FromStr>(i: usize, default: T) -> T {
         .nth(i)
         .and_then(|a| a.parse().ok())
         .unwrap_or(default)
-}
-
-fn describe(t: &Tally) -> String {
-    let (lo, hi) = t.elo_interval95();
-    format!(
-        "+{} ={} -{} score {:.3}, elo {:.0} [{lo:.0}, {hi:.0}]",
-        t.wins,
-        t.draws,
-        t.losses,
-        t.score(),
-        t.elo()
-    )
 }
 
 fn main() {
@@ -73,7 +60,7 @@ fn main() {
                     FEATURE_NAMES[i],
                     best[i],
                     cand[i],
-                    describe(&t),
+                    t.summary(),
                     if kept { "  kept" } else { "" },
                     started.elapsed().as_secs_f64()
                 );
@@ -94,6 +81,6 @@ fn main() {
         "# tuned vs shipped weights at depth {}, {} games: {}",
         depth + 4,
         t.games(),
-        describe(&t)
+        t.summary()
     );
 }

@@ -133,14 +133,9 @@ fn verify(fitted: &Weights, depth: u32, openings: &[Opening]) {
         ..Limits::default()
     };
     let t = weights_match(fitted, &WEIGHTS, &limits, openings, 2);
-    let (lo, hi) = t.elo_interval95();
     println!(
-        "# fitted vs current weights, depth {depth}, {} games: +{} ={} -{} score {:.3}, elo {:.0} [{lo:.0}, {hi:.0}]",
+        "# fitted vs current weights, depth {depth}, {} games: {}",
         t.games(),
-        t.wins,
-        t.draws,
-        t.losses,
-        t.score(),
-        t.elo()
+        t.summary()
     );
 }

@@ -57,6 +57,19 @@ impl Tally {
         let hi = ((centre + half) / (1.0 + z2 / n)).clamp(0.5 / n, 1.0 - 0.5 / n);
         (elo_from_score(lo), elo_from_score(hi))
     }
+
+    /// `+W =D -L score S, elo E [LOW, HIGH]`: one line for the tuners' logs.
+    pub fn summary(&self) -> String {
+        let (lo, hi) = self.elo_interval95();
+        format!(
+            "+{} ={} -{} score {:.3}, elo {:.0} [{lo:.0}, {hi:.0}]",
+            self.wins,
+            self.draws,
+            self.losses,
+            self.score(),
+            self.elo()
+        )
+    }
 }
 
 const Z95: f64 = 1.959_964;
@@ -120,6 +133,20 @@ pub fn fit_ratings(n: usize, pairings: &[Pairing]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summary_names_the_tally_and_its_score() {
+        let t = Tally {
+            wins: 3,
+            draws: 1,
+            losses: 0,
+        };
+        assert!(
+            t.summary().starts_with("+3 =1 -0 score 0.875, elo "),
+            "{}",
+            t.summary()
+        );
+    }
 
     #[test]
     fn even_score_is_zero_elo_and_scores_map_both_ways() {
