@@ -143,24 +143,6 @@ pub fn weights_match(
     openings: &[Opening],
     threads: usize,
 ) -> Tally {
-    engines_match(
-        || AlphaBeta::with_weights(*a),
-        || AlphaBeta::with_weights(*b),
-        limits,
-        openings,
-        threads,
-    )
-}
-
-/// Plays alpha-beta engines made by `a` against those made by `b` (a fresh pair per game),
-/// every opening with both colours, `threads` games at a time; `a`'s results.
-pub fn engines_match(
-    a: impl Fn() -> AlphaBeta + Sync,
-    b: impl Fn() -> AlphaBeta + Sync,
-    limits: &Limits,
-    openings: &[Opening],
-    threads: usize,
-) -> Tally {
     let next = AtomicUsize::new(0);
     let tally = Mutex::new(Tally::default());
     let n = 2 * openings.len();
@@ -171,8 +153,8 @@ pub fn engines_match(
                 if i >= n {
                     break;
                 }
-                let mut pa = a();
-                let mut pb = b();
+                let mut pa = AlphaBeta::with_weights(*a);
+                let mut pb = AlphaBeta::with_weights(*b);
                 let start = openings[i / 2].game();
                 let a_white = i.is_multiple_of(2);
                 let (game, _) = if a_white {
