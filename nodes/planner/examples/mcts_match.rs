@@ -3,7 +3,8 @@
 //! Self-play at a fixed depth misjudged some evaluation terms that MCTS's playouts punish
 //! (docs/planners.md), so candidate weights are also measured against MCTS, at a tenth of the
 //! time of the real match: `mcts_match GAMES MS [W1,W2,...]` (defaults 160 100 and the shipped
-//! weights). Prints the tally, and why the drawn games ended with alpha-beta ahead, behind or level in pieces.
+//! weights). Prints the tally, and why the drawn games ended with alpha-beta ahead, behind or
+//! level in pieces.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
