@@ -7,14 +7,13 @@
 //! level in pieces.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use draughts::{Color, GameResult};
+use draughts::GameResult;
 use planner::alphabeta::eval::{Weights, WEIGHTS};
 use planner::alphabeta::AlphaBeta;
-use planner::arena::{play, points, DEFAULT_MAX_PLIES};
+use planner::arena::{play_games, points};
 use planner::elo::Tally;
 use planner::mcts::Mcts;
 use planner::openings::built_in;
@@ -40,57 +39,39 @@ fn main() {
         time: Some(Duration::from_millis(ms)),
         ..Limits::default()
     };
-    let openings = built_in();
-    let next = AtomicUsize::new(0);
     let tally = Mutex::new(Tally::default());
     let reasons = Mutex::new(BTreeMap::<String, usize>::new());
     let started = Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
-                    break;
-                }
-                let mut ab = AlphaBeta::with_weights(weights);
-                let mut mcts = Mcts::new(1 + i as u64 * 104_729, 1);
-                let start = openings[(i / 2) % openings.len()].game();
-                let ab_white = i.is_multiple_of(2);
-                let (game, _) = if ab_white {
-                    play(
-                        start,
-                        (&mut ab, &limits),
-                        (&mut mcts, &limits),
-                        DEFAULT_MAX_PLIES,
-                    )
-                } else {
-                    play(
-                        start,
-                        (&mut mcts, &limits),
-                        (&mut ab, &limits),
-                        DEFAULT_MAX_PLIES,
-                    )
+    play_games(
+        &built_in(),
+        games,
+        2,
+        &limits,
+        |i| {
+            (
+                AlphaBeta::with_weights(weights),
+                Mcts::new(1 + i as u64 * 104_729, 1),
+            )
+        },
+        |game, color| {
+            let result = game.result();
+            if let Ok(mut t) = tally.lock() {
+                t.add(points(result, color));
+            }
+            if let GameResult::Draw(why) = result {
+                let m = game.position().material();
+                let (mine, theirs) = (m.pieces(color), m.pieces(color.opponent()));
+                let side = match mine.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => "ahead",
+                    std::cmp::Ordering::Less => "behind",
+                    std::cmp::Ordering::Equal => "level",
                 };
-                let color = if ab_white { Color::White } else { Color::Black };
-                let result = game.result();
-                if let Ok(mut t) = tally.lock() {
-                    t.add(points(result, color));
+                if let Ok(mut r) = reasons.lock() {
+                    *r.entry(format!("{why:?} {side}")).or_default() += 1;
                 }
-                if let GameResult::Draw(why) = result {
-                    let m = game.position().material();
-                    let (mine, theirs) = (m.pieces(color), m.pieces(color.opponent()));
-                    let side = match mine.cmp(&theirs) {
-                        std::cmp::Ordering::Greater => "ahead",
-                        std::cmp::Ordering::Less => "behind",
-                        std::cmp::Ordering::Equal => "level",
-                    };
-                    if let Ok(mut r) = reasons.lock() {
-                        *r.entry(format!("{why:?} {side}")).or_default() += 1;
-                    }
-                }
-            });
-        }
-    });
+            }
+        },
+    );
     let t = tally.into_inner().unwrap_or_default();
     println!("weights {weights:?}");
     println!("{} ({:.0} s)", t.summary(), started.elapsed().as_secs_f64());

@@ -1,6 +1,8 @@
 //! Playing two planners against each other: one game from an opening, the schedule of a match
 //! (each opening twice, colours swapped), and the game's record.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use draughts::{Color, Game, GameResult};
 
 use crate::openings::Opening;
@@ -86,6 +88,43 @@ pub fn points(result: GameResult, color: Color) -> f64 {
     }
 }
 
+/// Plays `games` games, `threads` at a time: game `i` starts from opening `i / 2` (cycled),
+/// A is White when `i` is even, both sides get `limits`, and `make(i)` builds fresh planners
+/// (A, B) for it. `on_game` sees every finished game with A's colour. For tuning tools that
+/// build planners a spec cannot describe; the arena itself plays [`play_pairing`].
+pub fn play_games<A: Planner, B: Planner>(
+    openings: &[Opening],
+    games: usize,
+    threads: usize,
+    limits: &Limits,
+    make: impl Fn(usize) -> (A, B) + Sync,
+    on_game: impl Fn(&Game, Color) + Sync,
+) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= games {
+                    break;
+                }
+                let (mut a, mut b) = make(i);
+                let start = openings
+                    .get((i / 2) % openings.len().max(1))
+                    .map(Opening::game)
+                    .unwrap_or_default();
+                let a_white = i.is_multiple_of(2);
+                let (game, _) = if a_white {
+                    play(start, (&mut a, limits), (&mut b, limits), DEFAULT_MAX_PLIES)
+                } else {
+                    play(start, (&mut b, limits), (&mut a, limits), DEFAULT_MAX_PLIES)
+                };
+                on_game(&game, if a_white { Color::White } else { Color::Black });
+            });
+        }
+    });
+}
+
 /// Plays one scheduled game between fresh planners of the two specs. Seeds vary with the
 /// game's index so that random planners do not repeat themselves.
 pub fn play_pairing(
@@ -135,6 +174,52 @@ pub fn play_pairing(
 mod tests {
     use super::*;
     use crate::openings::built_in;
+
+    #[test]
+    fn play_games_plays_each_opening_with_both_colours() {
+        use crate::random::RandomPlanner;
+        use std::sync::Mutex;
+        let openings = &built_in()[..2];
+        let prefixes: Vec<Vec<draughts::Move>> =
+            openings.iter().map(|o| o.game().moves().to_vec()).collect();
+        let seen = Mutex::new(Vec::new());
+        play_games(
+            openings,
+            6,
+            2,
+            &Limits::default(),
+            |i| {
+                (
+                    RandomPlanner::new(i as u64),
+                    RandomPlanner::new(100 + i as u64),
+                )
+            },
+            |game, color| {
+                assert!(game.result().is_over());
+                let opening = prefixes
+                    .iter()
+                    .position(|p| game.moves().starts_with(p))
+                    .expect("starts from an opening");
+                if let Ok(mut v) = seen.lock() {
+                    v.push((opening, color == Color::White));
+                }
+            },
+        );
+        let mut seen = seen.into_inner().unwrap_or_default();
+        seen.sort();
+        // Games 0-5: openings 0, 0, 1, 1, 0, 0 (cycled), A White on even games.
+        assert_eq!(
+            seen,
+            vec![
+                (0, false),
+                (0, false),
+                (0, true),
+                (0, true),
+                (1, false),
+                (1, true)
+            ]
+        );
+    }
 
     #[test]
     fn schedule_swaps_colours_per_opening() {

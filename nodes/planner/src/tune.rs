@@ -3,14 +3,13 @@
 //! (self-play, then the fit) is `examples/texel_tune.rs`. [`weights_match`] judges weights by
 //! play, for that fit and for the match-play tuner `examples/match_tune.rs`.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use draughts::{Color, Game, GameResult};
 
 use crate::alphabeta::eval::{features, Weights, N_FEATURES};
 use crate::alphabeta::AlphaBeta;
-use crate::arena::{play, points, DEFAULT_MAX_PLIES};
+use crate::arena::{play_games, points};
 use crate::elo::Tally;
 use crate::openings::Opening;
 use crate::planner::Limits;
@@ -143,42 +142,19 @@ pub fn weights_match(
     openings: &[Opening],
     threads: usize,
 ) -> Tally {
-    let next = AtomicUsize::new(0);
     let tally = Mutex::new(Tally::default());
-    let n = 2 * openings.len();
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
-                }
-                let mut pa = AlphaBeta::with_weights(*a);
-                let mut pb = AlphaBeta::with_weights(*b);
-                let start = openings[i / 2].game();
-                let a_white = i.is_multiple_of(2);
-                let (game, _) = if a_white {
-                    play(
-                        start,
-                        (&mut pa, limits),
-                        (&mut pb, limits),
-                        DEFAULT_MAX_PLIES,
-                    )
-                } else {
-                    play(
-                        start,
-                        (&mut pb, limits),
-                        (&mut pa, limits),
-                        DEFAULT_MAX_PLIES,
-                    )
-                };
-                let color = if a_white { Color::White } else { Color::Black };
-                if let Ok(mut t) = tally.lock() {
-                    t.add(points(game.result(), color));
-                }
-            });
-        }
-    });
+    play_games(
+        openings,
+        2 * openings.len(),
+        threads,
+        limits,
+        |_| (AlphaBeta::with_weights(*a), AlphaBeta::with_weights(*b)),
+        |game, color| {
+            if let Ok(mut t) = tally.lock() {
+                t.add(points(game.result(), color));
+            }
+        },
+    );
     tally.into_inner().unwrap_or_default()
 }
 
