@@ -1,8 +1,8 @@
 //! Tunes the alpha-beta evaluation by match play: a coordinate search in which each weight in
 //! turn is moved one step up (then down), and the move is kept only if the moved weights beat
 //! the current ones by at least `ACCEPT` over every built-in opening with both colours at
-//! depths `DEPTH` and `DEPTH + 1` (840 games). The Texel fit predicts results better but plays worse (docs/planners.md); this
-//! judges weights by the only measure that counts.
+//! depths `DEPTH` and `DEPTH + 1` (840 games). The Texel fit predicts results better but
+//! plays worse (docs/planners.md); this judges weights by the only measure that counts.
 //!
 //! `cargo run --release -p planner --example match_tune -- DEPTH ROUNDS ACCEPT`
 //! (defaults 6 3 0.52). The last line is a confirmation match of the result against the

@@ -88,10 +88,10 @@ pub fn points(result: GameResult, color: Color) -> f64 {
     }
 }
 
-/// Plays `games` games, `threads` at a time: game `i` starts from opening `i / 2` (cycled),
-/// A is White when `i` is even, both sides get `limits`, and `make(i)` builds fresh planners
-/// (A, B) for it. `on_game` sees every finished game with A's colour. For tuning tools that
-/// build planners a spec cannot describe; the arena itself plays [`play_pairing`].
+/// Plays the games of [`schedule`]`(games, openings.len())`, `threads` at a time; both sides
+/// get `limits`, and `make(i)` builds fresh planners (A, B) for game `i`. `on_game` sees every
+/// finished game with A's colour. For tuning tools that build planners a spec cannot
+/// describe; the arena itself plays [`play_pairing`].
 pub fn play_games<A: Planner, B: Planner>(
     openings: &[Opening],
     games: usize,
@@ -100,26 +100,31 @@ pub fn play_games<A: Planner, B: Planner>(
     make: impl Fn(usize) -> (A, B) + Sync,
     on_game: impl Fn(&Game, Color) + Sync,
 ) {
+    let pairings = schedule(games, openings.len());
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
         for _ in 0..threads.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= games {
-                    break;
+            s.spawn(|| {
+                while let Some(p) = pairings.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let (mut a, mut b) = make(p.index);
+                    let start = openings
+                        .get(p.opening)
+                        .map(Opening::game)
+                        .unwrap_or_default();
+                    let (game, _) = if p.a_white {
+                        play(start, (&mut a, limits), (&mut b, limits), DEFAULT_MAX_PLIES)
+                    } else {
+                        play(start, (&mut b, limits), (&mut a, limits), DEFAULT_MAX_PLIES)
+                    };
+                    on_game(
+                        &game,
+                        if p.a_white {
+                            Color::White
+                        } else {
+                            Color::Black
+                        },
+                    );
                 }
-                let (mut a, mut b) = make(i);
-                let start = openings
-                    .get((i / 2) % openings.len().max(1))
-                    .map(Opening::game)
-                    .unwrap_or_default();
-                let a_white = i.is_multiple_of(2);
-                let (game, _) = if a_white {
-                    play(start, (&mut a, limits), (&mut b, limits), DEFAULT_MAX_PLIES)
-                } else {
-                    play(start, (&mut b, limits), (&mut a, limits), DEFAULT_MAX_PLIES)
-                };
-                on_game(&game, if a_white { Color::White } else { Color::Black });
             });
         }
     });
