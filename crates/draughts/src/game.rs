@@ -208,6 +208,22 @@ impl Counters {
         None
     }
 
+    /// Plies until [`Counters::draw`] calls a draw if from now on only kings move and nothing
+    /// is captured or crowned (0: drawn now). A search that knows a win in `d` plies can trust
+    /// it to finish in time when `d` is at most this.
+    pub fn plies_to_counting_draw(&self, pos: &Position) -> u16 {
+        let mut later = *self;
+        for plies in 0..=KINGS_ENDING_6_7_PLIES {
+            if later.draw(pos).is_some() {
+                return plies;
+            }
+            later.king_plies = later.king_plies.saturating_add(1);
+            later.material_plies = later.material_plies.saturating_add(1);
+            later.reversible_plies = later.reversible_plies.saturating_add(1);
+        }
+        u16::MAX
+    }
+
     /// Moves `side` has made since the balance of forces last changed.
     fn moves_by(&self, side: Color) -> u16 {
         let n = self.material_plies;

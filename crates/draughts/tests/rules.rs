@@ -255,6 +255,27 @@ fn kings_endings_draw_after_30_or_60_moves() {
 }
 
 #[test]
+fn plies_to_the_counting_draw() {
+    // Three against a lone king: White's 15th move is ply 29; the king-moves rule waits 30.
+    let p = pos("W:WKc1,Ke1,Kh2:BKb8");
+    assert_eq!(Counters::new(&p).plies_to_counting_draw(&p), 29);
+    let mut c = Counters::new(&p);
+    c.material_plies = 20;
+    assert_eq!(c.plies_to_counting_draw(&p), 9);
+    // Two against one: five moves.
+    let two = pos("W:WKc1,e3:BKb8");
+    assert_eq!(Counters::new(&two).plies_to_counting_draw(&two), 10);
+    // Only the king-moves rule counts here.
+    let start = Position::start();
+    let mut c = Counters::new(&start);
+    c.king_plies = 12;
+    assert_eq!(c.plies_to_counting_draw(&start), 18);
+    // Drawn already.
+    let diag = pos("W:WKc1,Ke1,Kh2:BKd4");
+    assert_eq!(Counters::new(&diag).plies_to_counting_draw(&diag), 0);
+}
+
+#[test]
 fn captures_and_crowning_restart_the_material_count() {
     let mut g = Game::from_fen("W:WKc1,e3:BKh8,a7").expect("fen");
     g.play_text("c1-d2").expect("legal");

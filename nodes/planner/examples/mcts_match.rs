@@ -2,8 +2,9 @@
 //! move, every game from a built-in opening with colours swapped, two games at a time.
 //! Self-play at a fixed depth misjudged some evaluation terms that MCTS's playouts punish
 //! (docs/planners.md), so candidate weights are also measured against MCTS, at a tenth of the
-//! time of the real match: `mcts_match GAMES MS [W1,W2,...]` (defaults 160 100 and the shipped
-//! weights). Prints the tally, and why the drawn games ended with alpha-beta ahead, behind or
+//! time of the real match: `mcts_match GAMES MS [W1,W2,...|-] [ENDGAME]` (defaults 160 100, the
+//! shipped weights, no endgame database; `-` keeps the shipped weights; a sixth argument names
+//! a folder for the PDN of every game alpha-beta did not win). Prints the tally, and why the drawn games ended with alpha-beta ahead, behind or
 //! level in pieces.
 
 use std::collections::BTreeMap;
@@ -24,7 +25,11 @@ fn main() {
     let games: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(160);
     let ms: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
     let mut weights: Weights = WEIGHTS;
-    if let Some(list) = args.get(3) {
+    let endgame: u32 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0);
+    let out_dir = args.get(5).map(std::path::PathBuf::from);
+    let saved = std::sync::atomic::AtomicUsize::new(0);
+    let db = (endgame > 0).then(|| planner::endgame::shared(endgame, 2));
+    if let Some(list) = args.get(3).filter(|a| *a != "-") {
         for (w, text) in weights.iter_mut().zip(list.split(',')) {
             match text.trim().parse() {
                 Ok(v) => *w = v,
@@ -48,13 +53,29 @@ fn main() {
         2,
         &limits,
         |i| {
+            let ab = AlphaBeta::with_weights(weights);
             (
-                AlphaBeta::with_weights(weights),
+                match &db {
+                    Some(db) => ab.with_endgame(db.clone()),
+                    None => ab,
+                },
                 Mcts::new(1 + i as u64 * 104_729, 1),
             )
         },
         |game, color| {
             let result = game.result();
+            if let Some(dir) = &out_dir {
+                if points(result, color) < 1.0 {
+                    let n = saved.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let names = match color {
+                        draughts::Color::White => [("White", "alphabeta"), ("Black", "mcts")],
+                        draughts::Color::Black => [("White", "mcts"), ("Black", "alphabeta")],
+                    };
+                    let text = draughts::pdn::write_pdn(game, &names);
+                    let _ = std::fs::create_dir_all(dir);
+                    let _ = std::fs::write(dir.join(format!("game-{n:03}.pdn")), text);
+                }
+            }
             if let Ok(mut t) = tally.lock() {
                 t.add(points(result, color));
             }
@@ -73,7 +94,7 @@ fn main() {
         },
     );
     let t = tally.into_inner().unwrap_or_default();
-    println!("weights {weights:?}");
+    println!("weights {weights:?}, endgame database: {endgame} pieces");
     println!("{} ({:.0} s)", t.summary(), started.elapsed().as_secs_f64());
     println!("draws: {:?}", reasons.into_inner().unwrap_or_default());
 }

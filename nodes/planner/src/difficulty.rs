@@ -6,7 +6,7 @@
 //!   ros__parameters:
 //!     algorithm: alphabeta
 //!     time_budget_s: 0.5
-//!     depth: 12       # also: sims, nodes, seed, threads
+//!     depth: 12       # also: sims, nodes, seed, threads, endgame_pieces
 //!     rank: 6         # the level's place in the ladder, 1 = easiest
 //!     description: "..."
 //! ```
@@ -109,6 +109,7 @@ pub fn parse_level(name: &str, text: &str, path: &Path) -> Result<Level, LevelEr
                 }
                 spec.limits.time = Some(Duration::from_secs_f64(secs));
             }
+            "endgame_pieces" => spec.set("endgame", &text).map_err(spec_err)?,
             other => spec.set(other, &text).map_err(spec_err)?,
         }
     }
@@ -224,6 +225,8 @@ mod tests {
         let ranks: Vec<u32> = levels.iter().map(|l| l.rank).collect();
         assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{ranks:?}");
         assert!(load_level(&dir, &levels[0].name).is_ok());
+        let master = load_level(&dir, "master").expect("master");
+        assert_eq!(master.spec.endgame, 4, "master reads the endgame database");
         assert!(matches!(
             load_level(&dir, "no-such-level"),
             Err(LevelError::Unknown { .. })

@@ -4,7 +4,8 @@
 //!   statistics out; limits, a cancel flag and a progress callback in [`Limits`] and
 //!   [`Control`];
 //! - the planners: [`random`], [`heuristic`] (reward and punishment), [`minimax`] (the seed's
-//!   plain search and evaluation), [`alphabeta`] (the strong one) and [`mcts`];
+//!   plain search and evaluation), [`alphabeta`] (the strong one, which can read the
+//!   [`endgame`] database of every ending of up to four pieces) and [`mcts`];
 //! - [`spec`]: `alphabeta:depth=12,time=500ms` strings; [`difficulty`]: the levels in
 //!   `config/difficulty/*.yaml`;
 //! - [`arena`], [`elo`] and [`openings`]: playing planners against each other and rating them;
@@ -15,6 +16,7 @@ pub mod arena;
 mod bits;
 pub mod difficulty;
 pub mod elo;
+pub mod endgame;
 pub mod heuristic;
 pub mod mcts;
 pub mod minimax;

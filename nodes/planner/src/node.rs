@@ -3,9 +3,10 @@
 //!
 //! Parameters, as a `config/difficulty/<level>.yaml` sets them: `algorithm`, and that
 //! algorithm's limits: `time_budget_s`, `depth`, `nodes`, `sims` (0 = not set), `seed`,
-//! `threads` (0 = the planner's default); `rank` and `description` name the level. A goal's
-//! `time_budget_s` (when above 0) replaces the configured time limit; its `algorithm` (when not
-//! empty) replaces the configured planner for that goal.
+//! `threads` (0 = the planner's default), `endgame_pieces` (alpha-beta's endgame database, 0 =
+//! none); `rank` and `description` name the level. A goal's `time_budget_s` (when above 0)
+//! replaces the configured time limit; its `algorithm` (when not empty) replaces the configured
+//! planner for that goal.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -46,6 +47,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
     let sims = p.declare("sims", 0i64)?;
     let seed = p.declare("seed", 1i64)?;
     let threads = p.declare("threads", 0i64)?;
+    let endgame = p.declare("endgame_pieces", 0i64)?;
     let rank = p.declare("rank", 0i64)?;
     let description = p.declare("description", String::new())?;
     let algorithm: Algorithm = algorithm.parse().map_err(|source| NodeError::Spec {
@@ -66,6 +68,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
         ("nodes", "nodes", nodes),
         ("sims", "sims", sims),
         ("threads", "threads", threads),
+        ("endgame_pieces", "endgame", endgame),
     ] {
         // A limit the level does not set stays 0; one it sets must suit the algorithm.
         if value != 0 {
@@ -114,7 +117,20 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     }
     let server = node.action_server::<PlanMove>("/planner/plan")?;
     let evaluations = node.publisher::<Evaluation>("/planner/evaluation", Qos::Events)?;
-    let planner: Arc<Mutex<Box<dyn Planner>>> = Arc::new(Mutex::new(spec.build()));
+    let without_db = PlannerSpec { endgame: 0, ..spec };
+    let planner: Shared = Arc::new(Mutex::new(without_db.build()));
+    if spec.endgame > 0 {
+        // The database takes seconds to build: the first moves are searched without it rather
+        // than the node waiting, and the planner is swapped once it is ready. One thread, so
+        // the searches meanwhile keep the other cores.
+        let planner = Arc::clone(&planner);
+        std::thread::spawn(move || {
+            crate::endgame::shared(spec.endgame, 1);
+            let with_db = spec.build();
+            *planner.lock().unwrap_or_else(|p| p.into_inner()) = with_db;
+            tracing::info!(pieces = spec.endgame, "the endgame database is in use");
+        });
+    }
     let mut last_probability: Option<(usize, f32)> = None;
     tracing::info!(planner = %label, "planner node running");
     loop {

@@ -7,6 +7,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::alphabeta::AlphaBeta;
+use crate::endgame;
 use crate::heuristic::HeuristicPlanner;
 use crate::mcts::Mcts;
 use crate::minimax::Minimax;
@@ -46,7 +47,7 @@ impl Algorithm {
         match self {
             Algorithm::Random | Algorithm::Heuristic => &["seed"],
             Algorithm::Minimax => &["depth", "seed"],
-            Algorithm::AlphaBeta => &["time", "depth", "nodes", "seed", "threads"],
+            Algorithm::AlphaBeta => &["time", "depth", "nodes", "seed", "threads", "endgame"],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
         }
     }
@@ -103,6 +104,8 @@ pub struct PlannerSpec {
     /// Search threads (MCTS root parallelism, alpha-beta lazy SMP); `None` for the planner's
     /// default (MCTS 2, alpha-beta 1).
     pub threads: Option<usize>,
+    /// Alpha-beta reads an endgame database of up to this many pieces (0: none).
+    pub endgame: u32,
 }
 
 impl PlannerSpec {
@@ -112,6 +115,7 @@ impl PlannerSpec {
             limits: Limits::default(),
             seed: 1,
             threads: None,
+            endgame: 0,
         }
     }
 
@@ -121,7 +125,16 @@ impl PlannerSpec {
             Algorithm::Random => Box::new(RandomPlanner::new(self.seed)),
             Algorithm::Heuristic => Box::new(HeuristicPlanner::new(self.seed)),
             Algorithm::Minimax => Box::new(Minimax::new(self.seed)),
-            Algorithm::AlphaBeta => Box::new(AlphaBeta::with_threads(self.threads.unwrap_or(1))),
+            Algorithm::AlphaBeta => {
+                let ab = AlphaBeta::with_threads(self.threads.unwrap_or(1));
+                Box::new(match self.endgame {
+                    0 => ab,
+                    pieces => {
+                        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                        ab.with_endgame(endgame::shared(pieces, cores))
+                    }
+                })
+            }
             Algorithm::Mcts => Box::new(Mcts::new(self.seed, self.threads.unwrap_or(2))),
         }
     }
@@ -177,6 +190,13 @@ impl PlannerSpec {
                     return Err(bad("threads must be 1 to 64"));
                 }
                 self.threads = Some(n as usize);
+            }
+            "endgame" => {
+                let n = count(value)?;
+                if n > u64::from(endgame::MAX_PIECES) {
+                    return Err(bad("endgame must be 0 (none) to 4 pieces"));
+                }
+                self.endgame = n as u32;
             }
             _ => unreachable!("keys() lists every key matched here"),
         }
@@ -260,6 +280,9 @@ impl fmt::Display for PlannerSpec {
         if let Some(n) = self.threads {
             parts.push(format!("threads={n}"));
         }
+        if self.endgame != 0 {
+            parts.push(format!("endgame={}", self.endgame));
+        }
         if self.seed != 1 {
             parts.push(format!("seed={}", self.seed));
         }
@@ -299,6 +322,7 @@ mod tests {
         for s in [
             "alphabeta:depth=12,time=500ms",
             "alphabeta:time=1.5s",
+            "alphabeta:time=1s,threads=2,endgame=4",
             "mcts:time=2s,sims=100,threads=2,seed=9",
             "random",
             "minimax:depth=6",
@@ -333,6 +357,14 @@ mod tests {
         assert!(matches!(
             err("alphabeta:time=fast"),
             SpecError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("alphabeta:endgame=5"),
+            SpecError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("mcts:endgame=4"),
+            SpecError::UnknownKey { .. }
         ));
         assert_eq!(
             err("mcts:sims=1,sims=2"),

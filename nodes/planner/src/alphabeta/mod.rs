@@ -8,10 +8,12 @@ pub mod search;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use draughts::{Game, Move, Position};
 
+use crate::endgame::EndgameDb;
 use crate::planner::{
     moves_to_plan, value_to_win_probability, Control, Decision, Limits, PlanError, Planner,
     Progress, SearchStats, WIN_SCORE,
@@ -31,6 +33,7 @@ pub struct AlphaBeta {
     /// One per search thread.
     histories: Vec<History>,
     weights: Weights,
+    endgame: Option<Arc<EndgameDb>>,
 }
 
 impl Default for AlphaBeta {
@@ -68,7 +71,14 @@ impl AlphaBeta {
             tt: Table::new(TT_BITS),
             histories: vec![History::default()],
             weights,
+            endgame: None,
         }
+    }
+
+    /// Reads `db` at every node with few enough pieces.
+    pub fn with_endgame(mut self, db: Arc<EndgameDb>) -> AlphaBeta {
+        self.endgame = Some(db);
+        self
     }
 
     /// A lazy SMP searcher on `threads` threads (1 is the deterministic single-thread search).
@@ -156,6 +166,7 @@ impl Planner for AlphaBeta {
                 node_limit: limits.nodes,
                 weights: &weights,
                 game_path: &game_path,
+                endgame: self.endgame.as_deref(),
             };
             let tt = &self.tt;
             let (main, helpers) = self.histories.split_at_mut(1);
@@ -244,6 +255,7 @@ struct Job<'a> {
     node_limit: Option<u64>,
     weights: &'a Weights,
     game_path: &'a [u64],
+    endgame: Option<&'a EndgameDb>,
 }
 
 /// What one thread's iterative deepening found.
@@ -287,6 +299,7 @@ impl Job<'_> {
         let mut search = Search::new(tt, history, self.weights, stop, self.game_path.to_vec());
         search.deadline = self.deadline;
         search.node_limit = self.node_limit;
+        search.endgame = self.endgame;
         let mut out = Outcome::forced(self.fallback, 0);
         let mut prev = 0;
         for depth in first.min(self.max_depth)..=self.max_depth {

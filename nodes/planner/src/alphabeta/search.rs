@@ -11,6 +11,7 @@ use draughts::{Move, MoveList, Position};
 
 use super::eval::{evaluate, Weights};
 use super::tt::{Bound, MoveKey, Table};
+use crate::endgame::{EndgameDb, Outcome};
 use crate::planner::WIN_SCORE;
 
 pub const MAX_PLY: usize = 128;
@@ -63,6 +64,7 @@ pub struct Search<'a> {
     pub cancel: &'a AtomicBool,
     pub deadline: Option<Instant>,
     pub node_limit: Option<u64>,
+    pub endgame: Option<&'a EndgameDb>,
     pub nodes: u64,
     pub seldepth: u32,
     pub tt_hits: u64,
@@ -93,6 +95,7 @@ impl<'a> Search<'a> {
             cancel,
             deadline: None,
             node_limit: None,
+            endgame: None,
             nodes: 0,
             seldepth: 0,
             tt_hits: 0,
@@ -162,6 +165,23 @@ impl<'a> Search<'a> {
         }));
     }
 
+    /// The endgame database's value of `pos`, if it has one the counting rules let stand: a
+    /// win that takes longer than they allow is left to the search. A draw keeps a quarter of
+    /// the evaluation.
+    fn probe(&self, pos: &Position, counters: Counters, ply: u32) -> Option<i32> {
+        let outcome = self.endgame?.probe(pos)?;
+        let in_time = |d: u8| u16::from(d) <= counters.plies_to_counting_draw(pos);
+        let mate = |d: u8| WIN_SCORE - ply as i32 - i32::from(d);
+        match outcome {
+            // Not 0: among drawn endings the one with more material still gives a fallible
+            // opponent more ways to go wrong.
+            Outcome::Draw => Some(evaluate(pos, self.weights) / 4),
+            Outcome::Win(d) if in_time(d) => Some(mate(d)),
+            Outcome::Loss(d) if in_time(d) => Some(-mate(d)),
+            _ => None,
+        }
+    }
+
     /// The negamax value of `pos` for the side to move.
     pub fn negamax(
         &mut self,
@@ -192,6 +212,9 @@ impl<'a> Search<'a> {
             let beta_m = beta.min(WIN_SCORE - ply as i32 - 1);
             if alpha_m >= beta_m {
                 return alpha_m;
+            }
+            if let Some(value) = self.probe(pos, counters, ply) {
+                return value;
             }
         }
         let mut list = MoveList::new();

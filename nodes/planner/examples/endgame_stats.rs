@@ -1,0 +1,36 @@
+//! Builds the endgame database and prints, per material (White to move), how many positions
+//! are won, drawn and lost, and the longest result: `endgame_stats [PIECES] [THREADS]` (defaults
+//! 4 and 2). It also checks every result against one ply of play.
+
+use std::time::Instant;
+
+use planner::endgame::EndgameDb;
+
+fn main() {
+    let pieces: u32 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(planner::endgame::DEFAULT_PIECES);
+    let threads: usize = std::env::args()
+        .nth(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(2);
+    let started = Instant::now();
+    let db = EndgameDb::build(pieces, threads);
+    println!(
+        "built {} pieces on {threads} threads in {:.1} s",
+        db.max_pieces(),
+        started.elapsed().as_secs_f64()
+    );
+    match db.verify() {
+        Ok(n) => println!("verified {n} positions against one ply of play"),
+        Err(e) => println!("VERIFY FAILED: {e}"),
+    }
+    println!(
+        "{:>10} {:>9} {:>9} {:>9} {:>7}",
+        "material", "wins", "draws", "losses", "longest"
+    );
+    for (name, [w, d, l], longest) in db.summary() {
+        println!("{name:>10} {w:>9} {d:>9} {l:>9} {longest:>7}");
+    }
+}
