@@ -153,11 +153,8 @@ impl EndgameDb {
     pub fn verify(&self) -> Result<usize, String> {
         let mut list = MoveList::new();
         let mut checked = 0;
-        for (s, table) in self.tables.iter().enumerate() {
-            if table.is_empty() {
-                continue;
-            }
-            let sig = [s / 125, s / 25 % 5, s / 5 % 5, s % 5].map(|c| c as u8);
+        for sig in self.signatures() {
+            let table = &self.tables[slot(sig)];
             for i in self.placements(sig) {
                 let pos = self.unindex(sig, i as usize);
                 let got = decode(table[i as usize]);
@@ -211,40 +208,36 @@ impl EndgameDb {
     /// Per signature in the database (White to move): wins, draws, losses and the longest
     /// result in plies.
     pub fn summary(&self) -> Vec<(String, [usize; 3], u8)> {
-        let mut out = Vec::new();
-        for wm in 0..5u8 {
-            for wk in 0..5u8 {
-                for bm in 0..5u8 {
-                    for bk in 0..5u8 {
-                        let sig = [wm, wk, bm, bk];
-                        if self.tables[slot(sig)].is_empty() {
-                            continue;
+        let pieces = |men: u8, kings: u8| "m".repeat(men as usize) + &"K".repeat(kings as usize);
+        self.signatures()
+            .map(|sig| {
+                let table = &self.tables[slot(sig)];
+                let mut count = [0usize; 3];
+                let mut longest = 0;
+                for i in self.placements(sig) {
+                    match decode(table[i as usize]) {
+                        Outcome::Win(d) => {
+                            count[0] += 1;
+                            longest = longest.max(d);
                         }
-                        let mut count = [0usize; 3];
-                        let mut longest = 0;
-                        for i in self.placements(sig) {
-                            match self.tables[slot(sig)][i as usize] {
-                                0 => count[1] += 1,
-                                c => {
-                                    let d = c - 1;
-                                    count[if d % 2 == 1 { 0 } else { 2 }] += 1;
-                                    longest = longest.max(d);
-                                }
-                            }
+                        Outcome::Draw => count[1] += 1,
+                        Outcome::Loss(d) => {
+                            count[2] += 1;
+                            longest = longest.max(d);
                         }
-                        let name = format!(
-                            "{}{}v{}{}",
-                            "m".repeat(wm as usize) + &"K".repeat(wk as usize),
-                            "",
-                            "m".repeat(bm as usize),
-                            "K".repeat(bk as usize)
-                        );
-                        out.push((name, count, longest));
                     }
                 }
-            }
-        }
-        out
+                let name = format!("{}v{}", pieces(sig[0], sig[1]), pieces(sig[2], sig[3]));
+                (name, count, longest)
+            })
+            .collect()
+    }
+
+    /// The signatures the database holds, in table order.
+    fn signatures(&self) -> impl Iterator<Item = Sig> + '_ {
+        (0..self.tables.len())
+            .filter(|&s| !self.tables[s].is_empty())
+            .map(|s| [s / 125, s / 25 % 5, s / 5 % 5, s % 5].map(|c| c as u8))
     }
 
     /// The result for the side to move in `pos`, if `pos` has few enough pieces.
