@@ -2,10 +2,10 @@
 //! move, every game from a built-in opening with colours swapped, two games at a time.
 //! Self-play at a fixed depth misjudged some evaluation terms that MCTS's playouts punish
 //! (docs/planners.md), so candidate weights are also measured against MCTS, at a tenth of the
-//! time of the real match: `mcts_match GAMES MS [W1,W2,...|-] [ENDGAME]` (defaults 160 100, the
-//! shipped weights, no endgame database; `-` keeps the shipped weights; a sixth argument names
-//! a folder for the PDN of every game alpha-beta did not win). Prints the tally, and why the drawn games ended with alpha-beta ahead, behind or
-//! level in pieces.
+//! time of the real match: `mcts_match GAMES MS [W1,W2,...|-] [ENDGAME] [DIR]` (defaults 160,
+//! 100, the shipped weights (also `-`), no endgame database; `DIR` gets the PDN of every game
+//! alpha-beta did not win). Prints the tally, and why the drawn games ended with alpha-beta
+//! ahead, behind or level in pieces.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -72,8 +72,12 @@ fn main() {
                         draughts::Color::Black => [("White", "mcts"), ("Black", "alphabeta")],
                     };
                     let text = draughts::pdn::write_pdn(game, &names);
-                    let _ = std::fs::create_dir_all(dir);
-                    let _ = std::fs::write(dir.join(format!("game-{n:03}.pdn")), text);
+                    let file = dir.join(format!("game-{n:03}.pdn"));
+                    if let Err(e) =
+                        std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&file, text))
+                    {
+                        eprintln!("error: writing {}: {e}", file.display());
+                    }
                 }
             }
             if let Ok(mut t) = tally.lock() {
