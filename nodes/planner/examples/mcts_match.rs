@@ -2,10 +2,11 @@
 //! move, every game from a built-in opening with colours swapped, two games at a time.
 //! Self-play at a fixed depth misjudged some evaluation terms that MCTS's playouts punish
 //! (docs/planners.md), so candidate weights are also measured against MCTS, at a tenth of the
-//! time of the real match: `mcts_match GAMES MS [W1,W2,...|-] [ENDGAME] [DIR]` (defaults 160,
-//! 100, the shipped weights (also `-`), no endgame database; `DIR` gets the PDN of every game
-//! alpha-beta did not win). Prints the tally, and why the drawn games ended with alpha-beta
-//! ahead, behind or level in pieces.
+//! time of the real match: `mcts_match GAMES MS [W1,W2,...|-] [ENDGAME] [DIR|-] [NET]`
+//! (defaults 160, 100, the shipped weights (also `-`), no endgame database; `DIR` gets the PDN
+//! of every game alpha-beta did not win; `NET` is an evaluation network file for alpha-beta,
+//! `built-in` for the shipped one). Prints the tally, and why the drawn games ended with
+//! alpha-beta ahead, behind or level in pieces.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -13,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use draughts::GameResult;
 use planner::alphabeta::eval::{Weights, WEIGHTS};
+use planner::alphabeta::net::{self, EvalNet};
 use planner::alphabeta::AlphaBeta;
 use planner::arena::{play_games, points};
 use planner::elo::Tally;
@@ -26,7 +28,27 @@ fn main() {
     let ms: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(100);
     let mut weights: Weights = WEIGHTS;
     let endgame: u32 = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0);
-    let out_dir = args.get(5).map(std::path::PathBuf::from);
+    let out_dir = args
+        .get(5)
+        .filter(|a| *a != "-")
+        .map(std::path::PathBuf::from);
+    let net = match args.get(6).map(String::as_str) {
+        None => None,
+        Some("built-in") => Some(net::built_in().map_err(|e| e.to_string())),
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| EvalNet::parse(&t).map_err(|e| e.to_string()))
+                .map(std::sync::Arc::new),
+        ),
+    };
+    let net = match net.transpose() {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("error: the evaluation network: {e}");
+            std::process::exit(2);
+        }
+    };
     let saved = std::sync::atomic::AtomicUsize::new(0);
     let db = (endgame > 0).then(|| planner::endgame::shared(endgame, 2));
     if let Some(list) = args.get(3).filter(|a| *a != "-") {
@@ -53,7 +75,10 @@ fn main() {
         2,
         &limits,
         |i| {
-            let ab = AlphaBeta::with_weights(weights);
+            let mut ab = AlphaBeta::with_weights(weights);
+            if let Some(net) = &net {
+                ab = ab.with_net(net.clone());
+            }
             (
                 match &db {
                     Some(db) => ab.with_endgame(db.clone()),
@@ -98,7 +123,10 @@ fn main() {
         },
     );
     let t = tally.into_inner().unwrap_or_default();
-    println!("weights {weights:?}, endgame database: {endgame} pieces");
+    println!(
+        "weights {weights:?}, endgame database: {endgame} pieces, network: {}",
+        args.get(6).map_or("none", String::as_str)
+    );
     println!("{} ({:.0} s)", t.summary(), started.elapsed().as_secs_f64());
     println!("draws: {:?}", reasons.into_inner().unwrap_or_default());
 }

@@ -6,7 +6,7 @@
 //!   ros__parameters:
 //!     algorithm: alphabeta
 //!     time_budget_s: 0.5
-//!     depth: 12       # also: sims, nodes, seed, threads, endgame_pieces
+//!     depth: 12       # also: sims, nodes, seed, threads, endgame_pieces, eval_net
 //!     rank: 6         # the level's place in the ladder, 1 = easiest
 //!     description: "..."
 //! ```
@@ -110,6 +110,7 @@ pub fn parse_level(name: &str, text: &str, path: &Path) -> Result<Level, LevelEr
                 spec.limits.time = Some(Duration::from_secs_f64(secs));
             }
             "endgame_pieces" => spec.set("endgame", &text).map_err(spec_err)?,
+            "eval_net" => spec.set("net", &text).map_err(spec_err)?,
             other => spec.set(other, &text).map_err(spec_err)?,
         }
     }

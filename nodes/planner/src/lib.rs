@@ -29,6 +29,6 @@ pub mod tune;
 
 pub use planner::{
     value_to_win_probability, win_probability_to_value, Control, Decision, Limits, PlanError,
-    Planner, Progress, ProgressFn, SearchStats, WIN_SCORE,
+    Planner, Progress, ProgressFn, SearchStats, VALUE_SCALE_K, WIN_SCORE,
 };
 pub use spec::{Algorithm, PlannerSpec, SpecError};

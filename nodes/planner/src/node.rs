@@ -4,7 +4,7 @@
 //! Parameters, as a `config/difficulty/<level>.yaml` sets them: `algorithm`, and that
 //! algorithm's limits: `time_budget_s`, `depth`, `nodes`, `sims` (0 = not set), `seed`,
 //! `threads` (0 = the planner's default), `endgame_pieces` (alpha-beta's endgame database, 0 =
-//! none); `rank` and `description` name the level. A goal's `time_budget_s` (when above 0)
+//! none), `eval_net` (alpha-beta adds the learned evaluation correction); `rank` and `description` name the level. A goal's `time_budget_s` (when above 0)
 //! replaces the configured time limit; its `algorithm` (when not empty) replaces the configured
 //! planner for that goal.
 
@@ -48,6 +48,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
     let seed = p.declare("seed", 1i64)?;
     let threads = p.declare("threads", 0i64)?;
     let endgame = p.declare("endgame_pieces", 0i64)?;
+    let eval_net = p.declare("eval_net", false)?;
     let rank = p.declare("rank", 0i64)?;
     let description = p.declare("description", String::new())?;
     let algorithm: Algorithm = algorithm.parse().map_err(|source| NodeError::Spec {
@@ -74,6 +75,9 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
         if value != 0 {
             set(name, key, value.to_string())?;
         }
+    }
+    if eval_net {
+        set("eval_net", "net", "1".to_string())?;
     }
     if allowed.contains(&"seed") {
         set("seed", "seed", seed.max(0).to_string())?;

@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::alphabeta::net;
 use crate::alphabeta::AlphaBeta;
 use crate::endgame;
 use crate::heuristic::HeuristicPlanner;
@@ -47,7 +48,9 @@ impl Algorithm {
         match self {
             Algorithm::Random | Algorithm::Heuristic => &["seed"],
             Algorithm::Minimax => &["depth", "seed"],
-            Algorithm::AlphaBeta => &["time", "depth", "nodes", "seed", "threads", "endgame"],
+            Algorithm::AlphaBeta => &[
+                "time", "depth", "nodes", "seed", "threads", "endgame", "net",
+            ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
         }
     }
@@ -106,6 +109,8 @@ pub struct PlannerSpec {
     pub threads: Option<usize>,
     /// Alpha-beta reads an endgame database of up to this many pieces (0: none).
     pub endgame: u32,
+    /// Alpha-beta adds the learned correction (`alphabeta::net`) to its evaluation.
+    pub net: bool,
 }
 
 impl PlannerSpec {
@@ -116,6 +121,7 @@ impl PlannerSpec {
             seed: 1,
             threads: None,
             endgame: 0,
+            net: false,
         }
     }
 
@@ -126,7 +132,13 @@ impl PlannerSpec {
             Algorithm::Heuristic => Box::new(HeuristicPlanner::new(self.seed)),
             Algorithm::Minimax => Box::new(Minimax::new(self.seed)),
             Algorithm::AlphaBeta => {
-                let ab = AlphaBeta::with_threads(self.threads.unwrap_or(1));
+                let mut ab = AlphaBeta::with_threads(self.threads.unwrap_or(1));
+                if self.net {
+                    match net::built_in() {
+                        Ok(net) => ab = ab.with_net(net),
+                        Err(e) => tracing::error!("the evaluation network is not used: {e}"),
+                    }
+                }
                 Box::new(match self.endgame {
                     0 => ab,
                     pieces => {
@@ -197,6 +209,13 @@ impl PlannerSpec {
                     return Err(bad("endgame must be 0 (none) to 4 pieces"));
                 }
                 self.endgame = n as u32;
+            }
+            "net" => {
+                self.net = match value.to_ascii_lowercase().as_str() {
+                    "1" | "true" | "on" | "yes" => true,
+                    "0" | "false" | "off" | "no" => false,
+                    _ => return Err(bad("net must be 1 (on) or 0 (off)")),
+                };
             }
             _ => unreachable!("keys() lists every key matched here"),
         }
@@ -283,6 +302,9 @@ impl fmt::Display for PlannerSpec {
         if self.endgame != 0 {
             parts.push(format!("endgame={}", self.endgame));
         }
+        if self.net {
+            parts.push("net=1".to_string());
+        }
         if self.seed != 1 {
             parts.push(format!("seed={}", self.seed));
         }
@@ -323,6 +345,7 @@ mod tests {
             "alphabeta:depth=12,time=500ms",
             "alphabeta:time=1.5s",
             "alphabeta:time=1s,threads=2,endgame=4",
+            "alphabeta:depth=8,net=1",
             "mcts:time=2s,sims=100,threads=2,seed=9",
             "random",
             "minimax:depth=6",
@@ -364,6 +387,8 @@ mod tests {
         ));
         assert!(matches!(
             err("mcts:endgame=4"),
+            err("alphabeta:net=maybe"),
+            err("mcts:net=1"),
             SpecError::UnknownKey { .. }
         ));
         assert_eq!(

@@ -2,7 +2,11 @@
 //! The weights are tuned by match play (`examples/match_tune.rs`, documented in
 //! `docs/planners.md`), not guessed.
 
+use std::sync::Arc;
+
 use draughts::{Color, Position};
+
+use super::net::EvalNet;
 
 use crate::bits::{self, north, south, BIG_CENTRE, CENTRE, EDGES, NE, NW, SE, SW};
 
@@ -104,6 +108,30 @@ pub fn white_value(pos: &Position, weights: &Weights) -> i32 {
         .zip(weights.iter())
         .map(|(f, w)| f * w)
         .sum()
+}
+
+/// What alpha-beta evaluates with: the tuned linear weights, and the learned correction
+/// ([`super::net`]) when one is given.
+#[derive(Clone, Debug)]
+pub struct Evaluator {
+    pub weights: Weights,
+    pub net: Option<Arc<EvalNet>>,
+}
+
+impl Evaluator {
+    pub fn linear(weights: Weights) -> Evaluator {
+        Evaluator { weights, net: None }
+    }
+
+    /// The value of `pos` for the side to move, in hundredths of a man.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let v = evaluate(pos, &self.weights);
+        match &self.net {
+            Some(net) => v + net.correction(pos),
+            None => v,
+        }
+    }
 }
 
 /// The value of `pos` for the side to move, in hundredths of a man.

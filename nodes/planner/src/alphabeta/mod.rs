@@ -4,6 +4,7 @@
 //! own and they share the transposition table, so each profits from what the others proved.
 
 pub mod eval;
+pub mod net;
 pub mod search;
 pub mod tt;
 
@@ -18,7 +19,8 @@ use crate::planner::{
     moves_to_plan, value_to_win_probability, Control, Decision, Limits, PlanError, Planner,
     Progress, SearchStats, WIN_SCORE,
 };
-use eval::{Weights, WEIGHTS};
+use eval::{Evaluator, Weights, WEIGHTS};
+use net::EvalNet;
 use search::{History, Search, INF, MAX_PLY};
 use tt::{MoveKey, Table};
 
@@ -32,7 +34,7 @@ pub struct AlphaBeta {
     tt: Table,
     /// One per search thread.
     histories: Vec<History>,
-    weights: Weights,
+    eval: Evaluator,
     endgame: Option<Arc<EndgameDb>>,
 }
 
@@ -70,7 +72,7 @@ impl AlphaBeta {
         AlphaBeta {
             tt: Table::new(TT_BITS),
             histories: vec![History::default()],
-            weights,
+            eval: Evaluator::linear(weights),
             endgame: None,
         }
     }
@@ -78,6 +80,12 @@ impl AlphaBeta {
     /// Reads `db` at every node with few enough pieces.
     pub fn with_endgame(mut self, db: Arc<EndgameDb>) -> AlphaBeta {
         self.endgame = Some(db);
+        self
+    }
+
+    /// Adds the learned correction `net` to the linear evaluation.
+    pub fn with_net(mut self, net: Arc<EvalNet>) -> AlphaBeta {
+        self.eval.net = Some(net);
         self
     }
 
@@ -151,8 +159,8 @@ impl Planner for AlphaBeta {
             .map(|p| p.hash())
             .collect();
 
-        let weights = self.weights;
-        let mut outcome = Outcome::forced(moves[0], eval::evaluate(&pos, &weights));
+        let evaluator = self.eval.clone();
+        let mut outcome = Outcome::forced(moves[0], evaluator.evaluate(&pos));
         let mut stats = SearchStats::default();
 
         // With a clock running, a forced move is played at once.
@@ -164,7 +172,7 @@ impl Planner for AlphaBeta {
                 max_depth: max_depth as i32,
                 deadline: time.map(|t| t.hard),
                 node_limit: limits.nodes,
-                weights: &weights,
+                eval: &evaluator,
                 game_path: &game_path,
                 endgame: self.endgame.as_deref(),
             };
@@ -253,7 +261,7 @@ struct Job<'a> {
     max_depth: i32,
     deadline: Option<Instant>,
     node_limit: Option<u64>,
-    weights: &'a Weights,
+    eval: &'a Evaluator,
     game_path: &'a [u64],
     endgame: Option<&'a EndgameDb>,
 }
@@ -296,7 +304,7 @@ impl Job<'_> {
         first: i32,
         mut enough: impl FnMut(&Outcome) -> bool,
     ) -> Outcome {
-        let mut search = Search::new(tt, history, self.weights, stop, self.game_path.to_vec());
+        let mut search = Search::new(tt, history, self.eval, stop, self.game_path.to_vec());
         search.deadline = self.deadline;
         search.node_limit = self.node_limit;
         search.endgame = self.endgame;

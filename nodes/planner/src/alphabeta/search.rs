@@ -9,7 +9,7 @@ use std::time::Instant;
 use draughts::game::Counters;
 use draughts::{Move, MoveList, Position};
 
-use super::eval::{evaluate, Weights};
+use super::eval::Evaluator;
 use super::tt::{Bound, MoveKey, Table};
 use crate::endgame::{EndgameDb, Outcome};
 use crate::planner::WIN_SCORE;
@@ -60,7 +60,7 @@ impl History {
 pub struct Search<'a> {
     pub tt: &'a Table,
     pub history: &'a mut History,
-    pub weights: &'a Weights,
+    pub eval: &'a Evaluator,
     pub cancel: &'a AtomicBool,
     pub deadline: Option<Instant>,
     pub node_limit: Option<u64>,
@@ -84,14 +84,14 @@ impl<'a> Search<'a> {
     pub fn new(
         tt: &'a Table,
         history: &'a mut History,
-        weights: &'a Weights,
+        eval: &'a Evaluator,
         cancel: &'a AtomicBool,
         game_path: Vec<u64>,
     ) -> Search<'a> {
         Search {
             tt,
             history,
-            weights,
+            eval,
             cancel,
             deadline: None,
             node_limit: None,
@@ -175,7 +175,7 @@ impl<'a> Search<'a> {
         match outcome {
             // Not 0: among drawn endings the one with more material still gives a fallible
             // opponent more ways to go wrong.
-            Outcome::Draw => Some(evaluate(pos, self.weights) / 4),
+            Outcome::Draw => Some(self.eval.evaluate(pos) / 4),
             Outcome::Win(d) if in_time(d) => Some(mate(d)),
             Outcome::Loss(d) if in_time(d) => Some(-mate(d)),
             _ => None,
@@ -224,7 +224,7 @@ impl<'a> Search<'a> {
         }
         let capture = list[0].is_capture();
         if ply as usize >= MAX_PLY - 1 || (depth <= 0 && !capture) {
-            return evaluate(pos, self.weights);
+            return self.eval.evaluate(pos);
         }
 
         let mut hash_move = MoveKey::NONE;

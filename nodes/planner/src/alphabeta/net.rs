@@ -1,0 +1,277 @@
+//! A small learned correction to the linear evaluation: one hidden layer over the pieces seen
+//! from the side to move. It is trained (with `burn`, in `crates/eval_train`) to predict what
+//! MCTS's random playouts make of a position beyond what [`super::eval`] already says, so
+//! alpha-beta gets some of the positional sense that MCTS plays with. Inference is plain Rust:
+//! a position has at most 24 pieces, so the first layer is a sum of at most 24 weight rows.
+//!
+//! The weights travel as text (`evalnet.txt`): a header line, then the numbers in order.
+
+use std::fmt::Write as _;
+use std::sync::{Arc, OnceLock};
+
+use draughts::square::VALID;
+use draughts::{Color, Position};
+
+/// Four planes of 32 squares: own men, own kings, opponent's men, opponent's kings, the board
+/// turned so that the side to move plays up it.
+pub const INPUTS: usize = 128;
+/// The most pieces a position can hold, so the most active inputs.
+pub const MAX_ACTIVE: usize = 24;
+
+/// The widest hidden layer: the accumulator lives on the stack.
+pub const MAX_HIDDEN: usize = 64;
+
+const HEADER: &str = "evalnet 1";
+
+/// Square index 0-31 of each playable bit (bits are the engine's ghost-square layout).
+const SQUARE_INDEX: [u8; 64] = {
+    let mut t = [u8::MAX; 64];
+    let (mut bit, mut n) = (0, 0);
+    while bit < 64 {
+        if VALID >> bit & 1 == 1 {
+            t[bit] = n;
+            n += 1;
+        }
+        bit += 1;
+    }
+    t
+};
+
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
+pub enum NetError {
+    #[error(
+        "not an evaluation network: the first line must be {HEADER:?} followed by the hidden size"
+    )]
+    Header,
+    #[error("value {index}: {text:?} is not a number")]
+    Number { index: usize, text: String },
+    #[error("expected {expected} values after the header, found {found}")]
+    Count { expected: usize, found: usize },
+    #[error("hidden size {0} is out of range (1-{MAX_HIDDEN})")]
+    Hidden(usize),
+}
+
+/// The active inputs of `pos`, from the side to move's point of view (the count, then the
+/// indices).
+pub fn active_inputs(pos: &Position) -> (usize, [u16; MAX_ACTIVE]) {
+    let me = pos.side_to_move();
+    let (own, theirs) = (me, me.opponent());
+    let turn = |bb: u64| match me {
+        Color::White => bb,
+        Color::Black => draughts::position::mirror_board(bb),
+    };
+    let planes = [
+        turn(pos.men(own)),
+        turn(pos.kings(own)),
+        turn(pos.men(theirs)),
+        turn(pos.kings(theirs)),
+    ];
+    let mut out = [0u16; MAX_ACTIVE];
+    let mut n = 0;
+    for (plane, bb) in planes.into_iter().enumerate() {
+        let mut b = bb;
+        while b != 0 && n < MAX_ACTIVE {
+            let bit = b.trailing_zeros() as usize;
+            b &= b - 1;
+            out[n] = (plane * 32 + usize::from(SQUARE_INDEX[bit])) as u16;
+            n += 1;
+        }
+    }
+    (n, out)
+}
+
+/// `INPUTS -> hidden (ReLU) -> 1`, the output in hundredths of a man for the side to move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalNet {
+    hidden: usize,
+    /// Row `i` (the `hidden` weights of input `i`) at `i * hidden`.
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+impl EvalNet {
+    /// A network from its layers: `w1` is input-major (`INPUTS x hidden`).
+    pub fn new(w1: Vec<f32>, b1: Vec<f32>, w2: Vec<f32>, b2: f32) -> Result<EvalNet, NetError> {
+        let hidden = b1.len();
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::Hidden(hidden));
+        }
+        let expected = INPUTS * hidden + 2 * hidden + 1;
+        let found = w1.len() + b1.len() + w2.len() + 1;
+        if w1.len() != INPUTS * hidden || w2.len() != hidden {
+            return Err(NetError::Count { expected, found });
+        }
+        Ok(EvalNet {
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+        })
+    }
+
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The correction for `pos`, for the side to move, in hundredths of a man.
+    #[inline]
+    pub fn output(&self, pos: &Position) -> f32 {
+        let (n, active) = active_inputs(pos);
+        let h = self.hidden;
+        let mut acc = [0f32; MAX_HIDDEN];
+        let acc = &mut acc[..h];
+        acc.copy_from_slice(&self.b1);
+        for &i in &active[..n] {
+            let row = &self.w1[usize::from(i) * h..][..h];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+        acc.iter()
+            .zip(&self.w2)
+            .map(|(a, w)| a.max(0.0) * w)
+            .sum::<f32>()
+            + self.b2
+    }
+
+    /// [`output`](Self::output) rounded to the evaluation's integer scale.
+    #[inline]
+    pub fn correction(&self, pos: &Position) -> i32 {
+        self.output(pos).round() as i32
+    }
+
+    pub fn parse(text: &str) -> Result<EvalNet, NetError> {
+        let mut lines = text.lines();
+        let header = lines.next().unwrap_or_default();
+        let hidden: usize = header
+            .strip_prefix(HEADER)
+            .and_then(|rest| rest.trim().parse().ok())
+            .ok_or(NetError::Header)?;
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::Hidden(hidden));
+        }
+        let values = lines
+            .flat_map(str::split_whitespace)
+            .enumerate()
+            .map(|(index, t)| {
+                t.parse::<f32>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| NetError::Number {
+                        index,
+                        text: t.to_string(),
+                    })
+            })
+            .collect::<Result<Vec<f32>, NetError>>()?;
+        let expected = INPUTS * hidden + 2 * hidden + 1;
+        if values.len() != expected {
+            return Err(NetError::Count {
+                expected,
+                found: values.len(),
+            });
+        }
+        let (w1, rest) = values.split_at(INPUTS * hidden);
+        let (b1, rest) = rest.split_at(hidden);
+        let (w2, b2) = rest.split_at(hidden);
+        EvalNet::new(w1.to_vec(), b1.to_vec(), w2.to_vec(), b2[0])
+    }
+
+    /// The text [`parse`](Self::parse) reads: one line per input row, then the biases, the
+    /// output weights and the output bias.
+    pub fn to_text(&self) -> String {
+        let mut s = format!("{HEADER} {}\n", self.hidden);
+        let mut line = |values: &[f32]| {
+            let words: Vec<String> = values.iter().map(|v| format!("{v}")).collect();
+            let _ = writeln!(s, "{}", words.join(" "));
+        };
+        for row in self.w1.chunks(self.hidden) {
+            line(row);
+        }
+        line(&self.b1);
+        line(&self.w2);
+        line(&[self.b2]);
+        s
+    }
+}
+
+/// The network shipped with the planner (`evalnet.txt`, written by `eval-train fit`), parsed
+/// once.
+pub fn built_in() -> Result<Arc<EvalNet>, NetError> {
+    static NET: OnceLock<Result<Arc<EvalNet>, NetError>> = OnceLock::new();
+    NET.get_or_init(|| EvalNet::parse(include_str!("evalnet.txt")).map(Arc::new))
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use draughts::parse_fen;
+
+    #[test]
+    fn inputs_are_seen_from_the_side_to_move() {
+        let start = Position::start();
+        let (n, a) = active_inputs(&start);
+        assert_eq!(n, 24);
+        assert!(a[..12].iter().all(|&i| i < 32), "own men first");
+        assert!(a[12..24].iter().all(|&i| (64..96).contains(&i)));
+        // The same position with colours and board swapped has the same inputs.
+        for fen in ["W:W21,22,K5:B1,9,10", "B:WK1,18,30:B2,K3,14"] {
+            let p = parse_fen(fen).expect("fen");
+            let mut x = active_inputs(&p).1[..active_inputs(&p).0].to_vec();
+            let m = p.mirror();
+            let mut y = active_inputs(&m).1[..active_inputs(&m).0].to_vec();
+            x.sort_unstable();
+            y.sort_unstable();
+            assert_eq!(x, y, "{fen}");
+        }
+    }
+
+    #[test]
+    fn text_round_trips_and_bad_text_is_an_error() {
+        let net = EvalNet::new(
+            (0..INPUTS * 2).map(|i| i as f32 / 100.0).collect(),
+            vec![0.5, -1.0],
+            vec![2.0, 3.0],
+            -0.25,
+        )
+        .expect("net");
+        let back = EvalNet::parse(&net.to_text()).expect("parse");
+        assert_eq!(back, net);
+        let start = Position::start();
+        // Own men at inputs 0-11 (sum of i/100 over hidden unit 0 rows), opponent at 64-75.
+        assert!((back.output(&start) - net.output(&start)).abs() < 1e-6);
+        assert_eq!(EvalNet::parse("nonsense"), Err(NetError::Header));
+        assert!(matches!(
+            EvalNet::parse("evalnet 1 2\n1 2 x"),
+            Err(NetError::Number { index: 2, .. })
+        ));
+        assert!(matches!(
+            EvalNet::parse("evalnet 1 2\n1 2 3"),
+            Err(NetError::Count { found: 3, .. })
+        ));
+        assert_eq!(EvalNet::parse("evalnet 1 0"), Err(NetError::Hidden(0)));
+    }
+
+    #[test]
+    fn output_is_a_relu_layer() {
+        // One hidden unit that counts own men (+1 each), output weight 10, bias -100.
+        let mut w1 = vec![0.0; INPUTS];
+        w1[..32].fill(1.0);
+        let net = EvalNet::new(w1, vec![-5.0], vec![10.0], -100.0).expect("net");
+        let p = parse_fen("W:W21,22,23:B1").expect("fen");
+        // 3 men - 5 < 0: the unit is off.
+        assert_eq!(net.correction(&p), -100);
+        let p = parse_fen("W:W21,22,23,24,25,26,27:B1").expect("fen");
+        assert_eq!(net.correction(&p), -80);
+    }
+
+    #[test]
+    fn built_in_network_loads() {
+        let text = include_str!("evalnet.txt");
+        let net = EvalNet::parse(text).expect("evalnet.txt parses");
+        assert_eq!(*built_in().expect("built in"), net);
+    }
+}
