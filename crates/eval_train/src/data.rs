@@ -11,8 +11,7 @@ use planner::mcts::Mcts;
 use planner::openings::Opening;
 use planner::{Control, Limits, Planner};
 
-/// Fewer pieces than this are the endgame database's business, not the evaluation's.
-pub const MIN_PIECES: u32 = 5;
+use planner::alphabeta::net::MIN_PIECES;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {

@@ -149,10 +149,13 @@ fn fit_command(
     );
     let pb = bar(cfg.epochs as u64, "epochs");
     let model = fit(&train, &held, &cfg, |e| {
-        pb.println(format!(
-            "epoch {:3}: training loss {:.5}, validation loss {:.5}",
-            e.epoch, e.train_loss, e.valid_loss
-        ));
+        // Printed, not `pb.println`, which says nothing when the bar is hidden (no terminal).
+        pb.suspend(|| {
+            println!(
+                "epoch {:3}: training loss {:.5}, validation loss {:.5}",
+                e.epoch, e.train_loss, e.valid_loss
+            );
+        });
         pb.inc(1);
     })?;
     pb.finish_and_clear();

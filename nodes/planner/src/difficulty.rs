@@ -228,6 +228,10 @@ mod tests {
         assert!(load_level(&dir, &levels[0].name).is_ok());
         let master = load_level(&dir, "master").expect("master");
         assert_eq!(master.spec.endgame, 4, "master reads the endgame database");
+        assert!(
+            master.spec.net,
+            "master adds the learned evaluation correction"
+        );
         assert!(matches!(
             load_level(&dir, "no-such-level"),
             Err(LevelError::Unknown { .. })

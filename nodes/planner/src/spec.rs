@@ -387,10 +387,13 @@ mod tests {
         ));
         assert!(matches!(
             err("mcts:endgame=4"),
-            err("alphabeta:net=maybe"),
-            err("mcts:net=1"),
             SpecError::UnknownKey { .. }
         ));
+        assert!(matches!(
+            err("alphabeta:net=maybe"),
+            SpecError::BadValue { .. }
+        ));
+        assert!(matches!(err("mcts:net=1"), SpecError::UnknownKey { .. }));
         assert_eq!(
             err("mcts:sims=1,sims=2"),
             SpecError::Repeated("sims".into())

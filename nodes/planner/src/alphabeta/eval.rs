@@ -128,8 +128,10 @@ impl Evaluator {
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let v = evaluate(pos, &self.weights);
         match &self.net {
-            Some(net) => v + net.correction(pos),
-            None => v,
+            Some(net) if pos.occupied().count_ones() >= super::net::MIN_PIECES => {
+                v + net.correction(pos)
+            }
+            _ => v,
         }
     }
 }

@@ -15,6 +15,9 @@ use draughts::{Color, Position};
 /// Four planes of 32 squares: own men, own kings, opponent's men, opponent's kings, the board
 /// turned so that the side to move plays up it.
 pub const INPUTS: usize = 128;
+/// The network is trained on, and applied to, positions of at least this many pieces; fewer
+/// are the endgame database's business.
+pub const MIN_PIECES: u32 = 5;
 /// The most pieces a position can hold, so the most active inputs.
 pub const MAX_ACTIVE: usize = 24;
 

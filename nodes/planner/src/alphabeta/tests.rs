@@ -165,3 +165,44 @@ fn two_threads_stop_when_the_clock_or_the_cancel_flag_says() {
         .expect("a move");
     assert!(Game::new().legal_moves().contains(&d.best));
 }
+
+#[test]
+fn the_learned_correction_changes_the_values_not_the_rules() {
+    let fen = "W:W21,22,23,24,25,26,27,28,29,31:B1,2,3,4,5,6,7,9,10,12";
+    let game = Game::from_fen(fen).expect("fen");
+    let with = |net: Option<Arc<net::EvalNet>>| {
+        let mut ab = AlphaBeta::new();
+        if let Some(n) = net {
+            ab = ab.with_net(n);
+        }
+        ab.choose(&game, &depth(8), &Control::default())
+            .expect("a move")
+    };
+    let plain = with(None);
+    // A zero network is the linear evaluation exactly.
+    let zero =
+        net::EvalNet::new(vec![0.0; net::INPUTS], vec![0.0], vec![0.0], 0.0).expect("zero net");
+    let same = with(Some(Arc::new(zero)));
+    assert_eq!((same.best, same.value), (plain.best, plain.value));
+    // The shipped network moves the values, and the move stays legal and deterministic.
+    let shipped = net::built_in().expect("built-in network");
+    let learned = with(Some(shipped.clone()));
+    assert!(game.legal_moves().contains(&learned.best));
+    assert_eq!(with(Some(shipped)).best, learned.best);
+    let start = Position::start();
+    let e = eval::Evaluator {
+        weights: WEIGHTS,
+        net: Some(net::built_in().expect("net")),
+    };
+    assert_ne!(
+        e.evaluate(&parse(fen)),
+        eval::evaluate(&parse(fen), &WEIGHTS),
+        "the shipped network is not the zero network"
+    );
+    // The correction is small next to a man at the start (both sides equal).
+    assert!(e.evaluate(&start).abs() < 60, "{}", e.evaluate(&start));
+}
+
+fn parse(fen: &str) -> Position {
+    draughts::parse_fen(fen).expect("fen")
+}
