@@ -166,7 +166,7 @@ impl<'a> Search<'a> {
     }
 
     /// The endgame database's value of `pos`, if it has one the counting rules let stand: a
-    /// win that takes longer than they allow is left to the search. A draw keeps a quarter of
+    /// win that takes longer than they allow is left to the search. A draw keeps an eighth of
     /// the evaluation.
     fn probe(&self, pos: &Position, counters: Counters, ply: u32) -> Option<i32> {
         let outcome = self.endgame?.probe(pos)?;
@@ -174,8 +174,9 @@ impl<'a> Search<'a> {
         let mate = |d: u8| WIN_SCORE - ply as i32 - i32::from(d);
         match outcome {
             // Not 0: among drawn endings the one with more material still gives a fallible
-            // opponent more ways to go wrong.
-            Outcome::Draw => Some(self.eval.evaluate(pos) / 4),
+            // opponent more ways to go wrong. Not more than an eighth: a quarter made a drawn
+            // three against a lone king look as good as pressing on (docs/planners.md).
+            Outcome::Draw => Some(self.eval.evaluate(pos) / 8),
             Outcome::Win(d) if in_time(d) => Some(mate(d)),
             Outcome::Loss(d) if in_time(d) => Some(-mate(d)),
             _ => None,
