@@ -3,9 +3,11 @@
 //! move) and with the game's result. Stored one per line: `FEN<TAB>mcts<TAB>result`.
 
 use std::io::{BufRead, Write};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use draughts::{parse_fen, to_fen, Game, Position};
+use planner::alphabeta::net::EvalNet;
+use planner::alphabeta::AlphaBeta;
 use planner::arena::{play_games, points};
 use planner::mcts::Mcts;
 use planner::openings::Opening;
@@ -81,6 +83,9 @@ pub struct DataConfig {
     pub label_sims: u64,
     pub threads: usize,
     pub seed: u64,
+    /// Alpha-beta plays with this evaluation network (a later round of training learns from
+    /// the positions the corrected evaluation steers into).
+    pub net: Option<Arc<EvalNet>>,
 }
 
 /// The quiet positions of `game` worth evaluating: no capture pending (alpha-beta evaluates
@@ -123,7 +128,12 @@ pub fn generate(cfg: &DataConfig, openings: &[Opening], out: impl Fn(usize, Vec<
         &limits,
         |i| {
             let seed = cfg.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
-            (planner::alphabeta::AlphaBeta::new(), Mcts::new(seed, 1))
+            let ab = AlphaBeta::new();
+            let ab = match &cfg.net {
+                Some(net) => ab.with_net(net.clone()),
+                None => ab,
+            };
+            (ab, Mcts::new(seed, 1))
         },
         |game, ab_color| {
             let result = game.result();
@@ -188,6 +198,7 @@ mod tests {
             label_sims: 50,
             threads: 2,
             seed: 7,
+            net: None,
         };
         let all = Mutex::new(Vec::new());
         generate(&cfg, &planner::openings::built_in(), |_, s| {

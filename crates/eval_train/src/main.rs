@@ -45,6 +45,9 @@ enum Command {
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Alpha-beta plays with the planner's built-in network.
+        #[arg(long)]
+        net: bool,
     },
     /// Trains the network and writes it in the planner's format.
     Fit {
@@ -186,6 +189,7 @@ fn main() -> Result<()> {
             label_sims,
             threads,
             seed,
+            net,
         } => data(
             DataConfig {
                 games,
@@ -194,6 +198,11 @@ fn main() -> Result<()> {
                 label_sims,
                 threads,
                 seed,
+                net: if net {
+                    Some(planner::alphabeta::net::built_in()?)
+                } else {
+                    None
+                },
             },
             out,
         ),
