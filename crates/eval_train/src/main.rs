@@ -27,28 +27,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Plays alpha-beta against MCTS and writes every quiet position with MCTS's value of it.
-    Data {
-        #[arg(long)]
-        out: PathBuf,
-        #[arg(long, default_value_t = 800)]
-        games: usize,
-        /// Alpha-beta's depth in the games.
-        #[arg(long, default_value_t = 6)]
-        depth: u32,
-        /// MCTS's simulations per move in the games.
-        #[arg(long, default_value_t = 1000)]
-        play_sims: u64,
-        /// Simulations of the search that labels each position.
-        #[arg(long, default_value_t = 2000)]
-        label_sims: u64,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Alpha-beta plays with the planner's built-in network.
-        #[arg(long)]
-        net: bool,
-    },
+    Data(DataArgs),
     /// Trains the network and writes it in the planner's format.
     Fit {
         /// Sample files written by `data` (their lines are pooled in order).
@@ -73,6 +52,30 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct DataArgs {
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value_t = 800)]
+    games: usize,
+    /// Alpha-beta's depth in the games.
+    #[arg(long, default_value_t = 6)]
+    depth: u32,
+    /// MCTS's simulations per move in the games.
+    #[arg(long, default_value_t = 1000)]
+    play_sims: u64,
+    /// Simulations of the search that labels each position.
+    #[arg(long, default_value_t = 2000)]
+    label_sims: u64,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Alpha-beta plays with the planner's built-in network.
+    #[arg(long)]
+    net: bool,
 }
 
 fn bar(len: u64, what: &str) -> ProgressBar {
@@ -181,30 +184,21 @@ fn main() -> Result<()> {
         .with_writer(std::io::stderr)
         .init();
     match Cli::parse().command {
-        Command::Data {
-            out,
-            games,
-            depth,
-            play_sims,
-            label_sims,
-            threads,
-            seed,
-            net,
-        } => data(
+        Command::Data(a) => data(
             DataConfig {
-                games,
-                depth,
-                play_sims,
-                label_sims,
-                threads,
-                seed,
-                net: if net {
+                games: a.games,
+                depth: a.depth,
+                play_sims: a.play_sims,
+                label_sims: a.label_sims,
+                threads: a.threads,
+                seed: a.seed,
+                net: if a.net {
                     Some(planner::alphabeta::net::built_in()?)
                 } else {
                     None
                 },
             },
-            out,
+            a.out,
         ),
         Command::Fit {
             data,
