@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use eval_train::data::{generate, read_samples, write_samples, DataConfig};
 use eval_train::model::{fit, linear_baseline, Encoded, FitConfig};
+use planner::alphabeta::net::MAX_HIDDEN;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -35,13 +36,14 @@ enum Command {
         data: Vec<PathBuf>,
         #[arg(long)]
         out: PathBuf,
-        #[arg(long, default_value_t = 32)]
+        /// Hidden units (the shipped network has 64, the most the planner takes).
+        #[arg(long, default_value_t = 64)]
         hidden: usize,
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = 30)]
         epochs: usize,
         #[arg(long, default_value_t = 256)]
         batch: usize,
-        #[arg(long, default_value_t = 1e-3)]
+        #[arg(long, default_value_t = 2e-3)]
         learning_rate: f64,
         /// Weight of MCTS's value in the target; the game's result gets the rest.
         #[arg(long, default_value_t = 1.0)]
@@ -67,7 +69,7 @@ struct DataArgs {
     #[arg(long, default_value_t = 1000)]
     play_sims: u64,
     /// Simulations of the search that labels each position.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 10_000)]
     label_sims: u64,
     #[arg(long, default_value_t = 2)]
     threads: usize,
@@ -132,6 +134,9 @@ fn fit_command(
 ) -> Result<()> {
     if !(0.0..=1.0).contains(&mcts_weight) {
         bail!("--mcts-weight must be from 0 to 1, not {mcts_weight}");
+    }
+    if !(1..=MAX_HIDDEN).contains(&cfg.hidden) {
+        bail!("--hidden must be 1 to {MAX_HIDDEN}, not {}", cfg.hidden);
     }
     if !(0.0..1.0).contains(&valid) {
         bail!("--valid must be at least 0 and below 1, not {valid}");
