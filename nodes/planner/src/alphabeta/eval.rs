@@ -32,6 +32,8 @@ pub type Weights = [i32; N_FEATURES];
 /// (`cargo run --release -p planner --example match_tune -- 6 3 0.52`: back rank 8 -> 12,
 /// tempo in the ending 4 -> 2; the result beat the earlier set 0.608 over 420 games at depth
 /// 10). The Texel fit predicted results better but played worse (docs/planners.md).
+/// The evaluation network (`evalnet.txt`) learnt a correction on top of exactly these
+/// weights: retrain it (`eval-train fit`) when they change.
 pub const WEIGHTS: Weights = [100, 250, 12, 6, 8, 2, 2, 10, 2, 10, -2];
 
 /// Ranks 6-7 for White, 2-3 for Black: one or two steps from the crowning row.
