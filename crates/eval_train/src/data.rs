@@ -3,17 +3,15 @@
 //! move) and with the game's result. Stored one per line: `FEN<TAB>mcts<TAB>result`.
 
 use std::io::{BufRead, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use draughts::{parse_fen, to_fen, Game, Position};
-use planner::alphabeta::net::EvalNet;
+use planner::alphabeta::net::{EvalNet, MIN_PIECES};
 use planner::alphabeta::AlphaBeta;
 use planner::arena::{play_games, points};
 use planner::mcts::Mcts;
 use planner::openings::Opening;
 use planner::{Control, Limits, Planner};
-
-use planner::alphabeta::net::MIN_PIECES;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
@@ -114,13 +112,12 @@ pub fn mcts_label(pos: Position, sims: u64, seed: u64) -> f32 {
 
 /// Plays `cfg.games` games from `openings` (alpha-beta against MCTS, colours swapped) and
 /// hands each game's labelled samples to `out`, from `cfg.threads` threads.
-pub fn generate(cfg: &DataConfig, openings: &[Opening], out: impl Fn(usize, Vec<Sample>) + Sync) {
+pub fn generate(cfg: &DataConfig, openings: &[Opening], out: impl Fn(Vec<Sample>) + Sync) {
     let limits = Limits {
         depth: Some(cfg.depth.max(2)),
         sims: Some(cfg.play_sims),
         ..Limits::default()
     };
-    let done = Mutex::new(0usize);
     play_games(
         openings,
         cfg.games,
@@ -146,15 +143,8 @@ pub fn generate(cfg: &DataConfig, openings: &[Opening], out: impl Fn(usize, Vec<
                     result: points(result, pos.side_to_move()) as f32,
                 })
                 .collect();
-            let n = match done.lock() {
-                Ok(mut d) => {
-                    *d += 1;
-                    *d
-                }
-                Err(_) => 0,
-            };
-            tracing::debug!(?ab_color, samples = samples.len(), "game {n} labelled");
-            out(n, samples);
+            tracing::debug!(?ab_color, samples = samples.len(), "game labelled");
+            out(samples);
         },
     );
 }
@@ -170,6 +160,7 @@ pub fn write_samples(w: &mut impl Write, samples: &[Sample]) -> std::io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
 
     #[test]
     fn samples_round_trip_and_bad_lines_are_errors() {
@@ -201,7 +192,7 @@ mod tests {
             net: None,
         };
         let all = Mutex::new(Vec::new());
-        generate(&cfg, &planner::openings::built_in(), |_, s| {
+        generate(&cfg, &planner::openings::built_in(), |s| {
             if let Ok(mut a) = all.lock() {
                 a.extend(s);
             }

@@ -96,7 +96,7 @@ fn data(cfg: DataConfig, out: PathBuf) -> Result<()> {
     let writer = Mutex::new((BufWriter::new(file), 0usize, None::<std::io::Error>));
     let pb = bar(cfg.games as u64, "games");
     let started = Instant::now();
-    generate(&cfg, &planner::openings::built_in(), |_, samples| {
+    generate(&cfg, &planner::openings::built_in(), |samples| {
         if let Ok(mut w) = writer.lock() {
             let (file, count, error) = &mut *w;
             if error.is_none() {
