@@ -4,9 +4,10 @@
 //! Parameters, as a `config/difficulty/<level>.yaml` sets them: `algorithm`, and that
 //! algorithm's limits: `time_budget_s`, `depth`, `nodes`, `sims` (0 = not set), `seed`,
 //! `threads` (0 = the planner's default), `endgame_pieces` (alpha-beta's endgame database, 0 =
-//! none), `eval_net` (alpha-beta adds the learned evaluation correction); `rank` and `description` name the level. A goal's `time_budget_s` (when above 0)
-//! replaces the configured time limit; its `algorithm` (when not empty) replaces the configured
-//! planner for that goal.
+//! none), `eval_net` (alpha-beta adds the learned evaluation correction); `rank` and
+//! `description` name the level. A goal's `time_budget_s` (when above 0) replaces the
+//! configured time limit; its `algorithm` (when not empty) replaces the configured planner for
+//! that goal.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
