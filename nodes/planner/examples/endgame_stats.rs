@@ -1,6 +1,7 @@
 //! Builds the endgame database and prints, per material (White to move), how many positions
-//! are won, drawn and lost, and the longest result: `endgame_stats [PIECES] [THREADS]` (defaults
-//! 4 and 2). It also checks every result against one ply of play.
+//! are won, drawn and lost, and the longest result: `endgame_stats [PIECES] [THREADS] [save]`
+//! (defaults 4 and 2). It also checks every result against one ply of play. With `save` it
+//! leaves the database where planners look for it (`planner::endgame::cache_path`).
 
 use std::time::Instant;
 
@@ -22,6 +23,15 @@ fn main() {
         db.max_pieces(),
         started.elapsed().as_secs_f64()
     );
+    if std::env::args().nth(3).as_deref() == Some("save") {
+        match planner::endgame::cache_path(db.max_pieces()) {
+            Some(path) => match db.save(&path) {
+                Ok(()) => println!("saved to {}", path.display()),
+                Err(e) => println!("not saved: {e}"),
+            },
+            None => println!("not saved: no cache folder (set CHECKERS_ROBOT_CACHE)"),
+        }
+    }
     match db.verify() {
         Ok(n) => println!("verified {n} positions against one ply of play"),
         Err(e) => println!("VERIFY FAILED: {e}"),

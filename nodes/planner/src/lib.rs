@@ -5,7 +5,7 @@
 //!   [`Control`];
 //! - the planners: [`random`], [`heuristic`] (reward and punishment), [`minimax`] (the seed's
 //!   plain search and evaluation), [`alphabeta`] (the strong one, which can read the
-//!   [`endgame`] database of every ending of up to four pieces) and [`mcts`];
+//!   [`endgame`] database of every ending of up to five pieces) and [`mcts`];
 //! - [`spec`]: `alphabeta:depth=12,time=500ms` strings; [`difficulty`]: the levels in
 //!   `config/difficulty/*.yaml`;
 //! - [`arena`], [`elo`] and [`openings`]: playing planners against each other and rating them;

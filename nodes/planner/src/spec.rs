@@ -206,7 +206,7 @@ impl PlannerSpec {
             "endgame" => {
                 let n = count(value)?;
                 if n > u64::from(endgame::MAX_PIECES) {
-                    return Err(bad("endgame must be 0 (none) to 4 pieces"));
+                    return Err(bad("endgame must be 0 (none) to 5 pieces"));
                 }
                 self.endgame = n as u32;
             }
@@ -382,7 +382,7 @@ mod tests {
             SpecError::BadValue { .. }
         ));
         assert!(matches!(
-            err("alphabeta:endgame=5"),
+            err("alphabeta:endgame=6"),
             SpecError::BadValue { .. }
         ));
         assert!(matches!(
