@@ -227,7 +227,7 @@ mod tests {
         assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{ranks:?}");
         assert!(load_level(&dir, &levels[0].name).is_ok());
         let master = load_level(&dir, "master").expect("master");
-        assert_eq!(master.spec.endgame, 4, "master reads the endgame database");
+        assert_eq!(master.spec.endgame, 5, "master reads the endgame database");
         assert!(
             master.spec.net,
             "master adds the learned evaluation correction"

@@ -128,7 +128,13 @@ impl EndgameDb {
 
     /// Settles the signatures of `group` (a signature and its mirror).
     fn solve(&mut self, group: &[Sig], threads: usize) {
-        let slots: Vec<usize> = group.iter().filter_map(|&g| slot(g)).collect();
+        let Some(slots) = group
+            .iter()
+            .map(|&g| slot(g))
+            .collect::<Option<Vec<usize>>>()
+        else {
+            return;
+        };
         // Candidates per pass, from the scan: positions with no move (pass 0), and positions
         // with a capture or crowning into a result in `d` plies (pass `d + 1`).
         let mut noted: Vec<Vec<u64>> = vec![Vec::new(); usize::from(u8::MAX) + 1];

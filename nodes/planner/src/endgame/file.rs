@@ -23,7 +23,8 @@ pub enum EndgameFileError {
 }
 
 impl EndgameDb {
-    /// Writes the database to `path` (through a temporary file, so a reader never sees half).
+    /// Writes the database to `path` (through a temporary file of this process, so a reader,
+    /// or another process saving the same database, never sees half of it).
     pub fn save(&self, path: &Path) -> Result<(), EndgameFileError> {
         let io = |source| EndgameFileError::Io {
             path: path.to_path_buf(),
@@ -32,19 +33,27 @@ impl EndgameDb {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
-        let partial = path.with_extension("partial");
-        let mut out = BufWriter::new(File::create(&partial).map_err(io)?);
-        out.write_all(MAGIC).map_err(io)?;
-        out.write_all(&self.max_pieces.to_le_bytes()).map_err(io)?;
-        for (sig, table) in self.signatures() {
-            out.write_all(&sig).map_err(io)?;
-            out.write_all(&(table.len() as u64).to_le_bytes())
-                .map_err(io)?;
-            out.write_all(table).map_err(io)?;
+        let partial = path.with_extension(format!("partial-{}", std::process::id()));
+        let written = self
+            .write_to(&partial)
+            .and_then(|()| std::fs::rename(&partial, path));
+        if written.is_err() {
+            // Best effort: a stray partial file is only disk space.
+            let _ = std::fs::remove_file(&partial);
         }
-        out.flush().map_err(io)?;
-        drop(out);
-        std::fs::rename(&partial, path).map_err(io)
+        written.map_err(io)
+    }
+
+    fn write_to(&self, path: &Path) -> std::io::Result<()> {
+        let mut out = BufWriter::new(File::create(path)?);
+        out.write_all(MAGIC)?;
+        out.write_all(&self.max_pieces.to_le_bytes())?;
+        for (sig, table) in self.signatures() {
+            out.write_all(&sig)?;
+            out.write_all(&(table.len() as u64).to_le_bytes())?;
+            out.write_all(table)?;
+        }
+        out.flush()
     }
 
     /// Reads a database written by [`EndgameDb::save`].

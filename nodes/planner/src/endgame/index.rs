@@ -64,12 +64,13 @@ impl Indexer {
         let mut bit_of_dense = [[0u64; 32]; 4];
         let mut squares = [0usize; 4];
         for g in 0..4 {
-            for bit in 0..64 {
-                if allowed[g] & (1u64 << bit) != 0 {
-                    dense_of_bit[g][bit] = squares[g] as u8;
-                    bit_of_dense[g][squares[g]] = 1u64 << bit;
-                    squares[g] += 1;
-                }
+            let mut rest = allowed[g];
+            while rest != 0 {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                dense_of_bit[g][bit] = squares[g] as u8;
+                bit_of_dense[g][squares[g]] = 1u64 << bit;
+                squares[g] += 1;
             }
         }
         let mut binom = [[0usize; GROUP + 1]; 33];

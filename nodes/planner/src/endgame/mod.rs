@@ -3,12 +3,14 @@
 //! it knows which small endings are won (and plays them out by the shortest win) and which are
 //! dead draws, where its evaluation only guesses from material.
 //!
-//! Built in memory by value iteration: pass `n` settles the positions won or lost in exactly `n`
-//! plies, from the moves the rules engine generates (so captures, forced captures and crowning
-//! are the engine's), until a pass settles nothing new. What is never settled is a draw, and so
-//! are the positions the rules call drawn at once (a lone king on the main road against three).
-//! The counting rules (15 moves against a lone king, 5 with two pieces, 30 in small king
-//! endings) depend on the game's history, so the search checks them at the probe, not here.
+//! Built by retrograde analysis (`build`): pass `n` settles the positions won or lost in exactly
+//! `n` plies, from the moves the rules engine generates (so captures, forced captures and
+//! crowning are the engine's), until a pass settles nothing new. What is never settled is a
+//! draw, and so are the positions the rules call drawn at once (a lone king on the main road
+//! against three). The counting rules (15 moves against a lone king, 5 with two pieces, 30 in
+//! small king endings) depend on the game's history, so the search checks them at the probe,
+//! not here. Four pieces build in seconds; five in a minute or two, so that one is kept in a
+//! file (`file`) and read back on later runs.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
