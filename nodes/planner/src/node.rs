@@ -125,9 +125,10 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let without_db = PlannerSpec { endgame: 0, ..spec };
     let planner: Shared = Arc::new(Mutex::new(without_db.build()));
     if spec.endgame > 0 {
-        // The database takes seconds to build: the first moves are searched without it rather
-        // than the node waiting, and the planner is swapped once it is ready. One thread, so
-        // the searches meanwhile keep the other cores.
+        // The database takes seconds to build (five pieces: to read from its file, or minutes
+        // to build the first time on a machine): the first moves are searched without it
+        // rather than the node waiting, and the planner is swapped once it is ready. One
+        // thread, so the searches meanwhile keep the other cores.
         let planner = Arc::clone(&planner);
         std::thread::spawn(move || {
             crate::endgame::shared(spec.endgame, 1);
