@@ -1,21 +1,8 @@
 //! The `checkers-robot` command line as other tools see it: its output and exit statuses.
 
-use std::process::{Command, Output};
+mod cli_support;
 
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_checkers-robot"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli_support::{cli, stderr, stdout};
 
 #[test]
 fn moves_lists_sorted_full_paths() {
@@ -59,8 +46,8 @@ fn bad_input_is_one_line_and_exit_status_2() {
 
 #[test]
 fn pdn_check_names_the_first_illegal_move() {
-    let dir = std::env::temp_dir().join(format!("cr-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     let good = dir.join("good.pdn");
     std::fs::write(
         &good,
@@ -89,5 +76,4 @@ fn pdn_check_names_the_first_illegal_move() {
         out.contains("game 2 (line 4): PDN line 6, move 2... h6-g5"),
         "{out}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

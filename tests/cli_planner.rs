@@ -1,22 +1,8 @@
 //! `checkers-robot best` and `arena` as other tools see them: output lines, files, exit status.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod cli_support;
 
-fn cli(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_checkers-robot"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli_support::{cli, stderr, stdout};
 
 /// The value of a `key: value` line.
 fn field(out: &str, key: &str) -> String {
@@ -24,13 +10,6 @@ fn field(out: &str, key: &str) -> String {
         .find_map(|l| l.strip_prefix(&format!("{key}: ")))
         .unwrap_or_else(|| panic!("no `{key}:` in {out}"))
         .to_string()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cr-cli-planner-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 #[test]
@@ -123,7 +102,8 @@ fn bad_specs_and_positions_exit_2_with_one_line() {
 
 #[test]
 fn arena_plays_scores_and_saves_every_game() {
-    let dir = temp_dir("arena");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "# two openings\nc3-d4 f6-g5\ne3-f4 b6-a5\n").expect("write");
     let out_dir = dir.join("games");
@@ -164,7 +144,8 @@ fn arena_plays_scores_and_saves_every_game() {
 
 #[test]
 fn ladder_rates_levels_and_draws_the_picture() {
-    let dir = temp_dir("ladder");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
     let levels = dir.join("levels");
     std::fs::create_dir_all(&levels).expect("dir");
     let level = |name: &str, rank: u32, body: &str| {

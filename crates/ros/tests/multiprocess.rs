@@ -256,4 +256,5 @@ async fn parameters_from_a_file_and_the_command_line_override_defaults() {
         "{text}"
     );
     assert!(text.contains("unused [\"typo\"]"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::load::{fixture, LaunchError, Loader};
 use super::spec::{Entry, NodeSpec};
@@ -27,23 +26,19 @@ fn nodes(entries: &[Entry]) -> Vec<&NodeSpec> {
         .collect()
 }
 
-/// Writes launch files into a fresh directory; returns the first file's path.
-fn files(list: &[(&str, &str)]) -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "launch-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+/// Writes launch files into a fresh directory; returns it (removed when dropped) and the first
+/// file's path.
+fn files(list: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
     for (name, text) in list {
-        std::fs::write(dir.join(name), text).expect("write fixture");
+        std::fs::write(dir.path().join(name), text).expect("write fixture");
     }
-    dir.join(list[0].0)
+    let first = dir.path().join(list[0].0);
+    (dir, first)
 }
 
 fn err(text: &str, args: &[&str]) -> String {
-    let f = files(&[("t.launch.xml", text)]);
+    let (_dir, f) = files(&[("t.launch.xml", text)]);
     match load(&f, args) {
         Ok(e) => panic!("expected an error, got {e:?}"),
         Err(e) => e.to_string(),
@@ -150,7 +145,7 @@ fn groups_scope_settings_but_includes_do_not() {
   <include file="$(dirname)/inc.launch.xml"/>
   <node pkg="checkers_robot" exec="n3" name="$(var from_include)" namespace="sub"/>
 </launch>"#;
-    let f = files(&[("top.launch.xml", top), ("inc.launch.xml", inc)]);
+    let (_dir, f) = files(&[("top.launch.xml", top), ("inc.launch.xml", inc)]);
     let entries = load(&f, &[]).expect("loads");
     let n = nodes(&entries);
     assert_eq!(
@@ -172,7 +167,7 @@ fn include_arguments_reach_the_included_file() {
     let top = r#"<launch>
   <include file="$(dirname)/inc.launch.xml"><arg name="y" value="1"/><arg name="x" value="$(var y)$(var y)"/></include>
 </launch>"#;
-    let f = files(&[("top.launch.xml", top), ("inc.launch.xml", inc)]);
+    let (_dir, f) = files(&[("top.launch.xml", top), ("inc.launch.xml", inc)]);
     let entries = load(&f, &[]).expect("loads");
     assert_eq!(nodes(&entries)[0].name.as_deref(), Some("11_1"));
 }
@@ -231,7 +226,7 @@ fn structure_errors_name_file_and_line() {
 
 #[test]
 fn a_file_including_itself_is_stopped() {
-    let f = files(&[(
+    let (_dir, f) = files(&[(
         "loop.launch.xml",
         r#"<launch><include file="$(dirname)/$(filename)"/></launch>"#,
     )]);
