@@ -57,7 +57,9 @@ fn par_collect<R: Send>(
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+            // A worker's panic is a bug in the builder: pass it on rather than leave its share
+            // of the table unsettled (and so wrongly drawn).
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
             .collect()
     })
 }
