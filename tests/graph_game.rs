@@ -11,7 +11,7 @@ use checkers_msgs::srv::HumanMove_Request;
 use draughts::pdn::parse_pdn;
 use draughts::Game;
 use graph_support::{over, serial, sim, Graph};
-use planner::{Control, PlannerSpec};
+use search::{Control, PlannerSpec};
 
 /// After this many plies the human resigns: the test is about the graph, not about the
 /// game's length, and a resignation ends a game as properly as a mate.

@@ -6,7 +6,7 @@
 //! scale. The simulation's own rates (acceleration, the default speed, homing) are multiplied
 //! by the sim's time scale, so both must be launched with the same one.
 
-use arm::config::Limits;
+use arm_kinematics::config::Limits;
 use serial_link::arm::{Alarm, AlarmCode, ArmState, ArmStatus, MoveJoints, JOINTS, NO_JOINT};
 use serial_link::{ArmCommand, CentiDeg};
 
@@ -271,7 +271,7 @@ mod tests {
     use super::*;
 
     fn arm(time_scale: f64) -> SimArm {
-        let cfg = arm::config::ArmConfig::builtin().expect("built-in arm config");
+        let cfg = arm_kinematics::config::ArmConfig::builtin().expect("built-in arm config");
         SimArm::new(ArmParams {
             limits: cfg.limits(),
             home: [0.0, 0.0, 0.0],

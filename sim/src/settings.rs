@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use arm::config::{ArmConfig, BoardConfig, RobotSide};
+use arm_kinematics::config::{ArmConfig, BoardConfig, RobotSide};
 use draughts::{Color, Position};
 use ros::{Node, Params};
 

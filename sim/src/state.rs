@@ -4,9 +4,9 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use arm::config::Geometry;
-use arm::fk;
-use arm::joints::Joints;
+use arm_kinematics::config::Geometry;
+use arm_kinematics::fk;
+use arm_kinematics::joints::Joints;
 use nalgebra::Point3;
 use serial_link::field::Snapshot;
 use serial_link::head::EyeBitmap;

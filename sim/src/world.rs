@@ -2,7 +2,7 @@
 //! board's sensors make of it is [`World::presence`], presence only. Coordinates are the arm's
 //! base_link frame (metres), as in `config/board.yaml`.
 
-use arm::config::BoardConfig;
+use arm_kinematics::config::BoardConfig;
 use draughts::{Color, Piece, PieceKind, Position, Square};
 use nalgebra::{Point3, Vector2};
 

@@ -2,8 +2,8 @@
 //! enough and over its centre, a released piece lands where the cup is (on a square, in the
 //! bin), the sensors see presence only and miss an off-centre piece, a failed pick is injected.
 
-use arm::ik::Ik;
-use arm::joints::Joints;
+use arm_kinematics::ik::Ik;
+use arm_kinematics::joints::Joints;
 use draughts::Square;
 use nalgebra::Point3;
 use serial_link::arm::MoveJoints;

@@ -6,10 +6,10 @@ use std::sync::Mutex;
 use anyhow::Context;
 use draughts::pdn::write_pdn;
 use indicatif::{ProgressBar, ProgressStyle};
-use planner::arena::{play_pairing, schedule, Played, DEFAULT_MAX_PLIES};
-use planner::elo::Tally;
-use planner::openings::{built_in, parse_openings, Opening};
-use planner::PlannerSpec;
+use search::arena::{play_pairing, schedule, Played, DEFAULT_MAX_PLIES};
+use search::elo::Tally;
+use search::openings::{built_in, parse_openings, Opening};
+use search::PlannerSpec;
 
 use super::best::resolve_spec;
 use super::{bad_input, BadInput};
@@ -53,7 +53,7 @@ pub struct Args {
 /// A game to play: which pair of planners and which pairing of their match.
 struct Job {
     pair: usize,
-    pairing: planner::arena::Pairing,
+    pairing: search::arena::Pairing,
 }
 
 /// Plays `jobs` on `threads` threads with a progress bar; results in job order.

@@ -2,7 +2,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use draughts::{Game, START_FEN};
-use planner::{Control, PlannerSpec};
+use search::{Control, PlannerSpec};
 
 use super::bad_input;
 

@@ -3,9 +3,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use planner::difficulty::load_all;
-use planner::elo::{fit_ratings, Pairing};
-use planner::openings::Opening;
 use plotters::prelude::*;
+use search::elo::{fit_ratings, Pairing};
+use search::openings::Opening;
 
 use super::arena::{round_robin, LadderArgs};
 use super::bad_input;

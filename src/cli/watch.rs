@@ -16,8 +16,8 @@ use checkers_msgs::srv::HumanMove_Request;
 use draughts::Game;
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
-use planner::Control;
 use ros::{Node, Qos};
+use search::Control;
 use tokio::sync::mpsc;
 
 use super::best::resolve_spec;
@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         })
 }
 
-async fn play_one(args: &Args, spec: &planner::PlannerSpec, n: u32) -> anyhow::Result<()> {
+async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("finding this executable")?;
     let cwd = std::env::current_dir().context("reading the working directory")?;
     let run_dir = std::env::temp_dir().join(format!("checkers_watch_{}_{n}", std::process::id()));

@@ -6,12 +6,12 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use draughts::{parse_fen, to_fen, Game, Position};
-use planner::alphabeta::net::{EvalNet, MIN_PIECES};
-use planner::alphabeta::AlphaBeta;
-use planner::arena::{play_games, points};
-use planner::mcts::Mcts;
-use planner::openings::Opening;
-use planner::{Control, Limits, Planner};
+use search::alphabeta::net::{EvalNet, MIN_PIECES};
+use search::alphabeta::AlphaBeta;
+use search::arena::{play_games, points};
+use search::mcts::Mcts;
+use search::openings::Opening;
+use search::{Control, Limits, Planner};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
@@ -192,7 +192,7 @@ mod tests {
             net: None,
         };
         let all = Mutex::new(Vec::new());
-        generate(&cfg, &planner::openings::built_in(), |s| {
+        generate(&cfg, &search::openings::built_in(), |s| {
             if let Ok(mut a) = all.lock() {
                 a.extend(s);
             }

@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use eval_train::data::{generate, read_samples, write_samples, DataConfig};
 use eval_train::model::{fit, linear_baseline, Encoded, FitConfig};
-use planner::alphabeta::net::MAX_HIDDEN;
+use search::alphabeta::net::MAX_HIDDEN;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -96,7 +96,7 @@ fn data(cfg: DataConfig, out: PathBuf) -> Result<()> {
     let writer = Mutex::new((BufWriter::new(file), 0usize, None::<std::io::Error>));
     let pb = bar(cfg.games as u64, "games");
     let started = Instant::now();
-    generate(&cfg, &planner::openings::built_in(), |samples| {
+    generate(&cfg, &search::openings::built_in(), |samples| {
         if let Ok(mut w) = writer.lock() {
             let (file, count, error) = &mut *w;
             if error.is_none() {
@@ -198,7 +198,7 @@ fn main() -> Result<()> {
                 threads: a.threads,
                 seed: a.seed,
                 net: if a.net {
-                    Some(planner::alphabeta::net::built_in()?)
+                    Some(search::alphabeta::net::built_in()?)
                 } else {
                     None
                 },

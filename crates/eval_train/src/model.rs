@@ -10,8 +10,8 @@ use burn::optim::{AdamConfig, GradientsParams, Optimizer};
 use burn::tensor::backend::Backend;
 use burn::tensor::{activation, ElementConversion, Tensor, TensorData};
 
-use planner::alphabeta::eval::{evaluate, WEIGHTS};
-use planner::alphabeta::net::{active_inputs, EvalNet, INPUTS};
+use search::alphabeta::eval::{evaluate, WEIGHTS};
+use search::alphabeta::net::{active_inputs, EvalNet, INPUTS};
 
 use crate::data::Sample;
 
@@ -64,7 +64,7 @@ impl<B: Backend> Model<B> {
             .copied()
             .unwrap_or(0.0);
         // Logit per hundredth of a man.
-        let per_unit = a * planner::VALUE_SCALE_K as f32;
+        let per_unit = a * search::VALUE_SCALE_K as f32;
         if !(per_unit.is_finite() && per_unit > 1e-6) {
             return Err(TrainError::Scale(a));
         }
@@ -85,7 +85,7 @@ pub enum TrainError {
     #[error("the linear evaluation's learnt weight {0} is not positive: nothing to scale by")]
     Scale(f32),
     #[error(transparent)]
-    Net(#[from] planner::alphabeta::net::NetError),
+    Net(#[from] search::alphabeta::net::NetError),
 }
 
 /// Samples as the model's inputs: the one-hot pieces, `K x` the linear evaluation, and the
@@ -111,7 +111,7 @@ impl Encoded {
                 row[usize::from(i)] = 1.0;
             }
             e.linear
-                .push(evaluate(&s.pos, &WEIGHTS) as f32 * planner::VALUE_SCALE_K as f32);
+                .push(evaluate(&s.pos, &WEIGHTS) as f32 * search::VALUE_SCALE_K as f32);
             e.target
                 .push(mcts_weight * s.mcts + (1.0 - mcts_weight) * s.result);
         }
@@ -336,7 +336,7 @@ mod tests {
         let net = model.export().expect("export");
         let model = model.valid();
         let device = Default::default();
-        let a = model.linear.weight.val().into_scalar() * planner::VALUE_SCALE_K as f32;
+        let a = model.linear.weight.val().into_scalar() * search::VALUE_SCALE_K as f32;
         for s in all.iter().take(20) {
             let e = Encoded::new(std::slice::from_ref(s), 1.0);
             let (x, _, _) = e.batch::<NdArray>(&[0], &device);

@@ -525,10 +525,10 @@ impl Referee {
     /// The robot's search produced nothing usable (no planner, a timeout, an illegal answer):
     /// a quick move of the arbiter's own, by a shallow search of the rules engine's moves.
     pub fn fallback_move(&self) -> Option<Move> {
-        let spec: planner::PlannerSpec = "alphabeta:depth=4".parse().ok()?;
+        let spec: search::PlannerSpec = "alphabeta:depth=4".parse().ok()?;
         let mut quick = spec.build();
         quick
-            .choose(&self.game, &spec.limits, &planner::Control::default())
+            .choose(&self.game, &spec.limits, &search::Control::default())
             .ok()
             .map(|d| d.best)
     }

@@ -6,7 +6,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use arm::{closed_form, ArmConfig, BoardConfig, Ik, Joints, PickPlace};
+use arm::PickPlace;
+use arm_kinematics::{closed_form, ArmConfig, BoardConfig, Ik, Joints};
 use draughts::Square;
 use nalgebra::{Point3, Vector3};
 

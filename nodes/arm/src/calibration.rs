@@ -14,9 +14,9 @@ use draughts::Square;
 use nalgebra::{Point3, Vector2};
 use thiserror::Error;
 
-use crate::config::{ArmConfig, BoardConfig};
-use crate::ik::{Ik, IkError};
-use crate::joints::Joints;
+use arm_kinematics::config::{ArmConfig, BoardConfig};
+use arm_kinematics::ik::{Ik, IkError};
+use arm_kinematics::joints::Joints;
 
 /// The two squares the user jogs the cup to.
 pub const FIRST: Square = match Square::from_file_rank(0, 0) {

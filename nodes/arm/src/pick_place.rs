@@ -18,10 +18,10 @@ use nalgebra::{Point3, Vector3};
 use thiserror::Error;
 use tracing::debug;
 
-use crate::config::{ArmConfig, BoardConfig, Limits, MotionConfig};
-use crate::ik::{Ik, IkError};
-use crate::joints::Joints;
-use crate::trajectory::{Piece, Segment, Trajectory};
+use arm_kinematics::config::{ArmConfig, BoardConfig, Limits, MotionConfig};
+use arm_kinematics::ik::{Ik, IkError};
+use arm_kinematics::joints::Joints;
+use arm_kinematics::trajectory::{Piece, Segment, Trajectory};
 
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum PlanError {

@@ -2,7 +2,7 @@
 //! IK, as the user's jogging would leave them), the pose recovered from those joints by FK.
 
 use arm::calibration::{self, BoardPose, CalibrationError, FIRST, SECOND};
-use arm::{ArmConfig, BoardConfig, Ik, Joints};
+use arm_kinematics::{ArmConfig, BoardConfig, Ik, Joints};
 
 fn configs() -> (ArmConfig, BoardConfig) {
     (

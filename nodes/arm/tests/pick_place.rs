@@ -2,10 +2,9 @@
 //! waypoint within limits and reached (FK); trajectories within velocity and acceleration
 //! limits; the cup clear of the pieces when it travels.
 
-use arm::trajectory::Piece;
-use arm::{
-    Action, ArmConfig, BoardConfig, Joints, MotionKind, PickPlace, Plan, PlanError, SpareKings,
-};
+use arm::{Action, MotionKind, PickPlace, Plan, PlanError, SpareKings};
+use arm_kinematics::trajectory::Piece;
+use arm_kinematics::{ArmConfig, BoardConfig, Joints};
 use draughts::{parse_fen, Move, Position};
 
 fn planner() -> (ArmConfig, BoardConfig, PickPlace) {

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde_yaml::Value;
 
-use crate::spec::{PlannerSpec, SpecError};
+use search::{PlannerSpec, SpecError};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Level {
@@ -176,7 +176,7 @@ pub fn load_level(dir: &Path, name: &str) -> Result<Level, LevelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::Algorithm;
+    use search::Algorithm;
 
     fn parse(text: &str) -> Result<Level, LevelError> {
         parse_level("test", text, Path::new("test.yaml"))

@@ -1,34 +1,5 @@
-//! The planners of the draughts robot behind one trait, and what picks and measures them.
-//!
-//! - [`Planner`]: position and history in, a move with its value, win probability and search
-//!   statistics out; limits, a cancel flag and a progress callback in [`Limits`] and
-//!   [`Control`];
-//! - the planners: [`random`], [`heuristic`] (reward and punishment), [`minimax`] (the seed's
-//!   plain search and evaluation), [`alphabeta`] (the strong one, which can read the
-//!   [`endgame`] database of every ending of up to five pieces) and [`mcts`];
-//! - [`spec`]: `alphabeta:depth=12,time=500ms` strings; [`difficulty`]: the levels in
-//!   `config/difficulty/*.yaml`;
-//! - [`arena`], [`elo`] and [`openings`]: playing planners against each other and rating them;
-//! - [`tune`]: Texel tuning of the alpha-beta evaluation.
+//! The planner node: the `/planner/plan` action over the search library ([`search`]), its
+//! parameters, and the difficulty levels of `config/difficulty/*.yaml` ([`difficulty`]).
 
-pub mod alphabeta;
-pub mod arena;
-mod bits;
 pub mod difficulty;
-pub mod elo;
-pub mod endgame;
-pub mod heuristic;
-pub mod mcts;
-pub mod minimax;
 pub mod node;
-pub mod openings;
-mod planner;
-pub mod random;
-pub mod spec;
-pub mod tune;
-
-pub use planner::{
-    value_to_win_probability, win_probability_to_value, Control, Decision, Limits, PlanError,
-    Planner, Progress, ProgressFn, SearchStats, VALUE_SCALE_K, WIN_SCORE,
-};
-pub use spec::{Algorithm, PlannerSpec, SpecError};

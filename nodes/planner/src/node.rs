@@ -19,8 +19,8 @@ use draughts::Game;
 use ros::{Node, Qos, RosError, RunningGoal};
 use tokio::sync::mpsc;
 
-use crate::planner::{Control, Decision, Planner, Progress};
-use crate::spec::{Algorithm, PlannerSpec, SpecError};
+use search::{Algorithm, PlannerSpec, SpecError};
+use search::{Control, Decision, Planner, Progress};
 
 #[derive(Debug, thiserror::Error)]
 pub enum NodeError {
@@ -131,7 +131,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         // thread, so the searches meanwhile keep the other cores.
         let planner = Arc::clone(&planner);
         std::thread::spawn(move || {
-            crate::endgame::shared(spec.endgame, 1);
+            search::endgame::shared(spec.endgame, 1);
             let with_db = spec.build();
             *planner.lock().unwrap_or_else(|p| p.into_inner()) = with_db;
             tracing::info!(pieces = spec.endgame, "the endgame database is in use");
@@ -254,7 +254,7 @@ async fn search(
                         nodes: p.nodes.max(p.sims),
                         best_move_text: p.best.map(|m| m.text()).unwrap_or_default(),
                         value: p.value as f32,
-                        win_probability: crate::planner::value_to_win_probability(p.value) as f32,
+                        win_probability: search::value_to_win_probability(p.value) as f32,
                         elapsed_s: p.elapsed.as_secs_f32(),
                     };
                     if let Err(e) = goal.feedback(feedback).await {

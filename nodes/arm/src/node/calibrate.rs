@@ -17,10 +17,10 @@ use super::controller::{port_connector, ArmLink};
 use super::execute;
 use super::motion::{Guard, Motion};
 use crate::calibration::{self, BoardPose};
-use crate::config::{ArmConfig, BoardConfig};
-use crate::joints::Joints;
 use crate::pick_place::PickPlace;
-use crate::trajectory::Segment;
+use arm_kinematics::config::{ArmConfig, BoardConfig};
+use arm_kinematics::joints::Joints;
+use arm_kinematics::trajectory::Segment;
 
 /// Jogs are slow: a tenth of the joint speed limit.
 const JOG_SPEED_FRACTION: f64 = 0.1;

@@ -16,7 +16,7 @@ use serial_link::{ArmCommand, ArmHost, ArmReport, CentiDeg, ControllerKind, Even
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::watch;
 
-use crate::joints::Joints;
+use arm_kinematics::joints::Joints;
 
 const REOPEN: Duration = Duration::from_secs(2);
 /// Position reports every 20 ms: /joint_states' 50 Hz.

@@ -18,9 +18,9 @@ use nalgebra::Point3;
 use serial_link::arm::AlarmCode;
 
 use super::motion::{CancelFlag, Guard, Motion, MotionError};
-use crate::joints::Joints;
 use crate::pick_place::{Action, PickPlace, Plan, PlanError};
-use crate::trajectory::Segment;
+use arm_kinematics::joints::Joints;
+use arm_kinematics::trajectory::Segment;
 
 /// Lifting after a cancel: a third of the plan's joint speed limit, and straight in this many
 /// pieces (a 30 mm lift as one joint-space line bows up to 1 mm).

@@ -19,7 +19,7 @@ use std::path::Path;
 
 use ros::{Node, RosError};
 
-use crate::config::{ArmConfig, BoardConfig, ConfigError};
+use arm_kinematics::config::{ArmConfig, BoardConfig, ConfigError};
 use controller::Connector;
 
 #[derive(Debug, thiserror::Error)]

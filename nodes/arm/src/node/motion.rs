@@ -12,7 +12,7 @@ use thiserror::Error;
 use tokio::time::Instant;
 
 use super::controller::{to_centideg, ArmLink, ControllerState};
-use crate::joints::Joints;
+use arm_kinematics::joints::Joints;
 
 /// A move counts as arrived when every joint is this close to its target (the steppers and the
 /// centidegree encoding resolve far finer; more means steps were lost).

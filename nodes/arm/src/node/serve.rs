@@ -14,8 +14,8 @@ use super::execute::{self, Failure};
 use super::goal;
 use super::motion::{Motion, MotionError};
 use super::{NodeError, Settings};
-use crate::joints::{ARM_JOINTS, WRIST_MIMICS};
 use crate::pick_place::{PickPlace, SpareKings};
+use arm_kinematics::joints::{ARM_JOINTS, WRIST_MIMICS};
 
 struct Ctx {
     motion: Motion,

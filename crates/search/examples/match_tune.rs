@@ -4,16 +4,16 @@
 //! depths `DEPTH` and `DEPTH + 1` (840 games). The Texel fit predicts results better but
 //! plays worse (docs/planners.md); this judges weights by the only measure that counts.
 //!
-//! `cargo run --release -p planner --example match_tune -- DEPTH ROUNDS ACCEPT`
+//! `cargo run --release -p search --example match_tune -- DEPTH ROUNDS ACCEPT`
 //! (defaults 6 3 0.52). The last line is a confirmation match of the result against the
 //! shipped weights at `DEPTH + 4`. Paste the printed `WEIGHTS` into `src/alphabeta/eval.rs`.
 
 use std::time::Instant;
 
-use planner::alphabeta::eval::{Weights, FEATURE_NAMES, N_FEATURES, WEIGHTS};
-use planner::openings::built_in;
-use planner::tune::weights_match;
-use planner::Limits;
+use search::alphabeta::eval::{Weights, FEATURE_NAMES, N_FEATURES, WEIGHTS};
+use search::openings::built_in;
+use search::tune::weights_match;
+use search::Limits;
 
 fn arg<T: std::str::FromStr>(i: usize, default: T) -> T {
     std::env::args()

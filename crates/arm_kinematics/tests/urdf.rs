@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use arm::joints::{ARM_JOINTS, BASE_LINK, CUP_LINK, HEAD_JOINTS, WRIST_MIMICS};
-use arm::urdf_check::{self, UrdfError};
-use arm::{urdf_gen, ArmConfig, BoardConfig, Kinematics};
+use arm_kinematics::joints::{ARM_JOINTS, BASE_LINK, CUP_LINK, HEAD_JOINTS, WRIST_MIMICS};
+use arm_kinematics::urdf_check::{self, UrdfError};
+use arm_kinematics::{urdf_gen, ArmConfig, BoardConfig, Kinematics};
 
 fn checked_in() -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../urdf/checkers_robot.urdf");
@@ -24,7 +24,7 @@ fn checked_in_urdf_is_the_generated_one() {
     assert!(
         checked_in() == generated(),
         "urdf/checkers_robot.urdf is stale: run \
-         `cargo run -p arm --example gen_urdf > urdf/checkers_robot.urdf`"
+         `cargo run -p arm_kinematics --example gen_urdf > urdf/checkers_robot.urdf`"
     );
 }
 
@@ -85,9 +85,9 @@ fn urdf_is_one_tree_with_every_part() -> Result<(), UrdfError> {
 }
 
 #[test]
-fn k_loads_the_checked_in_urdf() -> Result<(), arm::FkError> {
+fn k_loads_the_checked_in_urdf() -> Result<(), arm_kinematics::FkError> {
     let kin = Kinematics::from_urdf(&checked_in())?;
-    let poses = kin.link_poses(&arm::Joints::default(), [0.0; 2]);
+    let poses = kin.link_poses(&arm_kinematics::Joints::default(), [0.0; 2]);
     let robot = urdf_check::parse(&checked_in())?;
     assert_eq!(poses.len(), robot.links.len(), "a TF for every link");
     Ok(())

@@ -1,8 +1,8 @@
 //! The Jacobian IK against the closed form: same answer on every reachable target from any
 //! start, a clear error on every unreachable one, never a wrong pose.
 
-use arm::closed_form;
-use arm::{ArmConfig, BoardConfig, Ik, IkError, Joints};
+use arm_kinematics::closed_form;
+use arm_kinematics::{ArmConfig, BoardConfig, Ik, IkError, Joints};
 use draughts::Square;
 use nalgebra::Point3;
 use proptest::prelude::*;

@@ -1,10 +1,10 @@
 //! Forward kinematics: k on the URDF agrees with the closed-form chain the IK uses, the cup
 //! stays vertical, and the board's frames sit where board.yaml puts the squares.
 
-use arm::fk::{cup_position, cup_position_and_jacobian};
-use arm::joints::CUP_LINK;
-use arm::urdf_gen::square_link;
-use arm::{ArmConfig, BoardConfig, Joints, Kinematics};
+use arm_kinematics::fk::{cup_position, cup_position_and_jacobian};
+use arm_kinematics::joints::CUP_LINK;
+use arm_kinematics::urdf_gen::square_link;
+use arm_kinematics::{ArmConfig, BoardConfig, Joints, Kinematics};
 use draughts::Square;
 use proptest::prelude::*;
 use std::sync::OnceLock;

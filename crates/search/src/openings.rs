@@ -8,7 +8,7 @@ use crate::alphabeta::AlphaBeta;
 use crate::planner::{Control, Limits, Planner};
 
 /// The built-in set: every 3-ply opening whose depth-10 alpha-beta value lies within 0.3 of a
-/// man of even (made by `cargo run --release -p planner --example make_openings`).
+/// man of even (made by `cargo run --release -p search --example make_openings`).
 pub const BUILT_IN: &str = include_str!("openings.txt");
 
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,7 @@
 //! 4. The fitted weights play the current ones at the same depth, every built-in opening with
 //!    both colours: the score says whether the fit plays better, not just predicts better.
 //!
-//! `cargo run --release -p planner --example texel_tune -- GAMES DEPTH ITERATIONS`
+//! `cargo run --release -p search --example texel_tune -- GAMES DEPTH ITERATIONS`
 //! (defaults 2000 6 400). Paste the printed `WEIGHTS` into `src/alphabeta/eval.rs` and
 //! `VALUE_SCALE_K` into `src/planner.rs`.
 
@@ -16,12 +16,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use draughts::playout::Rng;
-use planner::alphabeta::eval::{Weights, FEATURE_NAMES, WEIGHTS};
-use planner::alphabeta::AlphaBeta;
-use planner::arena::DEFAULT_MAX_PLIES;
-use planner::openings::{built_in, Opening};
-use planner::tune::{samples_from_game, tune, weights_match, Sample};
-use planner::{Control, Limits, Planner};
+use search::alphabeta::eval::{Weights, FEATURE_NAMES, WEIGHTS};
+use search::alphabeta::AlphaBeta;
+use search::arena::DEFAULT_MAX_PLIES;
+use search::openings::{built_in, Opening};
+use search::tune::{samples_from_game, tune, weights_match, Sample};
+use search::{Control, Limits, Planner};
 
 fn arg(i: usize, default: usize) -> usize {
     std::env::args()

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use arm::{ArmConfig, BoardConfig, ConfigError, RobotSide};
+use arm_kinematics::{ArmConfig, BoardConfig, ConfigError, RobotSide};
 use draughts::Square;
 
 fn root() -> &'static Path {

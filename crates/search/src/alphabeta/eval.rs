@@ -29,7 +29,7 @@ pub const FEATURE_NAMES: [&str; N_FEATURES] = [
 pub type Weights = [i32; N_FEATURES];
 
 /// Hundredths of a man per unit of each feature, the man pinned at 100. Tuned by match play
-/// (`cargo run --release -p planner --example match_tune -- 6 3 0.52`: back rank 8 -> 12,
+/// (`cargo run --release -p search --example match_tune -- 6 3 0.52`: back rank 8 -> 12,
 /// tempo in the ending 4 -> 2; the result beat the earlier set 0.608 over 420 games at depth
 /// 10). The Texel fit predicted results better but played worse (docs/planners.md).
 /// The evaluation network (`evalnet.txt`) learnt a correction on top of exactly these

@@ -1,9 +1,9 @@
 //! Prints the built-in opening set (`src/openings.txt`): every 3-ply opening whose depth-10
 //! alpha-beta value is within 0.3 of a man of even.
 //!
-//! `cargo run --release -p planner --example make_openings > nodes/planner/src/openings.txt`
+//! `cargo run --release -p search --example make_openings > nodes/planner/src/openings.txt`
 
-use planner::openings::balanced_openings;
+use search::openings::balanced_openings;
 
 fn main() {
     let (plies, depth, max_abs) = (3, 10, 30);

@@ -13,14 +13,14 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use draughts::GameResult;
-use planner::alphabeta::eval::{Weights, WEIGHTS};
-use planner::alphabeta::net::{self, EvalNet};
-use planner::alphabeta::AlphaBeta;
-use planner::arena::{play_games, points};
-use planner::elo::Tally;
-use planner::mcts::Mcts;
-use planner::openings::built_in;
-use planner::Limits;
+use search::alphabeta::eval::{Weights, WEIGHTS};
+use search::alphabeta::net::{self, EvalNet};
+use search::alphabeta::AlphaBeta;
+use search::arena::{play_games, points};
+use search::elo::Tally;
+use search::mcts::Mcts;
+use search::openings::built_in;
+use search::Limits;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -50,7 +50,7 @@ fn main() {
         }
     };
     let saved = std::sync::atomic::AtomicUsize::new(0);
-    let db = (endgame > 0).then(|| planner::endgame::shared(endgame, 2));
+    let db = (endgame > 0).then(|| search::endgame::shared(endgame, 2));
     if let Some(list) = args.get(3).filter(|a| *a != "-") {
         for (w, text) in weights.iter_mut().zip(list.split(',')) {
             match text.trim().parse() {

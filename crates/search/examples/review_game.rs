@@ -1,12 +1,12 @@
 //! Replays a PDN game and prints, for every ply, the move played and a planner's value of the
 //! position before it, from White's view: where a game was lost or drawn.
-//! `cargo run --release -p planner --example review_game -- GAME.pdn alphabeta:depth=14`
+//! `cargo run --release -p search --example review_game -- GAME.pdn alphabeta:depth=14`
 
 use anyhow::{anyhow, Context};
 use draughts::pdn::parse_pdn;
 use draughts::{Color, Game};
-use planner::spec::PlannerSpec;
-use planner::Control;
+use search::spec::PlannerSpec;
+use search::Control;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);

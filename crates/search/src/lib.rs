@@ -1,0 +1,32 @@
+//! The draughts robot's game-tree search behind one trait, and what picks and measures it.
+//! It knows nothing of ROS: the planner node, the trainers and the arbiter's fallback all use it.
+//!
+//! - [`Planner`]: position and history in, a move with its value, win probability and search
+//!   statistics out; limits, a cancel flag and a progress callback in [`Limits`] and
+//!   [`Control`];
+//! - the planners: [`random`], [`heuristic`] (reward and punishment), [`minimax`] (the seed's
+//!   plain search and evaluation), [`alphabeta`] (the strong one, which can read the
+//!   [`endgame`] database of every ending of up to five pieces) and [`mcts`];
+//! - [`spec`]: `alphabeta:depth=12,time=500ms` strings;
+//! - [`arena`], [`elo`] and [`openings`]: playing planners against each other and rating them;
+//! - [`tune`]: Texel tuning of the alpha-beta evaluation.
+
+pub mod alphabeta;
+pub mod arena;
+mod bits;
+pub mod elo;
+pub mod endgame;
+pub mod heuristic;
+pub mod mcts;
+pub mod minimax;
+pub mod openings;
+mod planner;
+pub mod random;
+pub mod spec;
+pub mod tune;
+
+pub use planner::{
+    value_to_win_probability, win_probability_to_value, Control, Decision, Limits, PlanError,
+    Planner, Progress, ProgressFn, SearchStats, VALUE_SCALE_K, WIN_SCORE,
+};
+pub use spec::{Algorithm, PlannerSpec, SpecError};
