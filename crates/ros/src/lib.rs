@@ -21,6 +21,7 @@ pub mod error;
 pub mod logging;
 pub mod names;
 pub mod node;
+mod node_error;
 pub mod params;
 pub mod qos;
 #[cfg(feature = "r2r")]
@@ -36,6 +37,7 @@ pub use args::{ArgsError, RosArgs};
 pub use error::RosError;
 #[cfg(not(feature = "r2r"))]
 pub use node::{Node, Publisher, Subscription};
+pub use node_error::NodeError;
 pub use params::{ParamValue, Params, ParamsError};
 pub use qos::Qos;
 #[cfg(feature = "r2r")]

@@ -20,25 +20,12 @@ use checkers_msgs::srv::{
 use checkers_msgs::visualization_msgs::msg::MarkerArray;
 use draughts::{Color, Move};
 use futures::{Stream, StreamExt};
-use ros::{
-    ActionClient, GoalOutcome, Node, Publisher, Qos, RosError, ServiceClient, ServiceServer,
-};
+pub use ros::NodeError;
+use ros::{ActionClient, GoalOutcome, Node, Publisher, Qos, ServiceClient, ServiceServer};
 
 use crate::markers::board_markers;
 use crate::record::StateDir;
 use crate::referee::{kind, status, Announcement, Referee};
-
-#[derive(Debug, thiserror::Error)]
-pub enum NodeError {
-    #[error(transparent)]
-    Ros(#[from] RosError),
-    #[error(transparent)]
-    Params(#[from] ros::ParamsError),
-    #[error("parameter {name}: {why}")]
-    Param { name: &'static str, why: String },
-    #[error(transparent)]
-    Record(#[from] crate::record::RecordError),
-}
 
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -214,8 +201,9 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let occupancy = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
     let mut readings = occupancy.stream();
 
-    let dir = StateDir::open(&settings.state_dir)?;
-    let (mut referee, notes) = Referee::open(dir, settings.robot_color, &settings.level)?;
+    let dir = StateDir::open(&settings.state_dir).map_err(NodeError::setup)?;
+    let (mut referee, notes) =
+        Referee::open(dir, settings.robot_color, &settings.level).map_err(NodeError::setup)?;
     let mut notes = notes;
     if referee.status() == status::IDLE && settings.start_new_game {
         match referee.new_game(settings.robot_color, Some(&settings.level), "") {

@@ -12,24 +12,13 @@ use std::time::Duration;
 use checkers_msgs::msg::BoardOccupancy;
 use checkers_msgs::srv::{ScanBoard, ScanBoard_Request, ScanBoard_Response};
 use checkers_msgs::std_msgs::msg::Header;
-use ros::{Node, Qos, RosError};
+pub use ros::NodeError;
+use ros::{Node, Qos};
 use tokio::sync::mpsc;
 
 use crate::field_link::{self, Field, FieldEvent, ReadError};
 use crate::reading::majority;
-use crate::sensor_map::{MapError, SensorMap};
-
-#[derive(Debug, thiserror::Error)]
-pub enum NodeError {
-    #[error(transparent)]
-    Ros(#[from] RosError),
-    #[error(transparent)]
-    Params(#[from] ros::ParamsError),
-    #[error("parameter sensor_map: {0}")]
-    SensorMap(#[from] MapError),
-    #[error("parameter {name}: {why}")]
-    Param { name: &'static str, why: String },
-}
+use crate::sensor_map::SensorMap;
 
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -63,7 +52,7 @@ impl Settings {
         Ok(Settings {
             port,
             baud: u32::try_from(baud).map_err(|_| param("baud", format!("{baud}")))?,
-            sensor_map: SensorMap::new(&map)?,
+            sensor_map: SensorMap::new(&map).map_err(|e| NodeError::param("sensor_map", e))?,
             scan_reads: u32::try_from(scan_reads.clamp(1, 255)).unwrap_or(3),
             max_scans: u32::try_from(max_scans.clamp(2, 1000)).unwrap_or(10),
             request_timeout: Duration::from_secs_f64(timeout_s),

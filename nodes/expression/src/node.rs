@@ -10,23 +10,14 @@ use std::time::Duration;
 use checkers_msgs::msg::{Evaluation, FaceExpression, GameEvent as EventMsg, GameState};
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use futures::StreamExt;
-use ros::{Node, Qos, RosError};
+pub use ros::NodeError;
+use ros::{Node, Qos};
 use tokio::time::Instant;
 
 use crate::emotion::{Attitude, GameEvent};
 use crate::face::{Activity, Face, Frame};
 use crate::phrases::Language;
 use crate::voice::Voice;
-
-#[derive(Debug, thiserror::Error)]
-pub enum NodeError {
-    #[error(transparent)]
-    Ros(#[from] RosError),
-    #[error(transparent)]
-    Params(#[from] ros::ParamsError),
-    #[error("parameter {name}: {why}")]
-    Param { name: &'static str, why: String },
-}
 
 #[derive(Debug, Clone)]
 pub struct Settings {

@@ -16,24 +16,12 @@ use checkers_msgs::action::{PlanMove, PlanMove_Feedback, PlanMove_Goal, PlanMove
 use checkers_msgs::convert::{move_msg, position_from_msg, side_code};
 use checkers_msgs::msg::Evaluation;
 use draughts::Game;
-use ros::{Node, Qos, RosError, RunningGoal};
+pub use ros::NodeError;
+use ros::{Node, Qos, RunningGoal};
 use tokio::sync::mpsc;
 
 use search::{Algorithm, PlannerSpec, SpecError};
 use search::{Control, Decision, Planner, Progress};
-
-#[derive(Debug, thiserror::Error)]
-pub enum NodeError {
-    #[error(transparent)]
-    Ros(#[from] RosError),
-    #[error(transparent)]
-    Params(#[from] ros::ParamsError),
-    #[error("parameter {name}: {source}")]
-    Spec {
-        name: &'static str,
-        source: SpecError,
-    },
-}
 
 /// How often feedback goes out while a search runs.
 const FEEDBACK_PERIOD: Duration = Duration::from_millis(100);
@@ -52,15 +40,13 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
     let eval_net = p.declare("eval_net", false)?;
     let rank = p.declare("rank", 0i64)?;
     let description = p.declare("description", String::new())?;
-    let algorithm: Algorithm = algorithm.parse().map_err(|source| NodeError::Spec {
-        name: "algorithm",
-        source,
-    })?;
+    let algorithm: Algorithm = algorithm
+        .parse()
+        .map_err(|e: SpecError| NodeError::param("algorithm", e))?;
     let mut spec = PlannerSpec::new(algorithm);
     let allowed = algorithm.keys();
     let mut set = |name: &'static str, key: &str, value: String| {
-        spec.set(key, &value)
-            .map_err(|source| NodeError::Spec { name, source })
+        spec.set(key, &value).map_err(|e| NodeError::param(name, e))
     };
     if time > 0.0 && allowed.contains(&"time") {
         set("time_budget_s", "time", format!("{time}"))?;

@@ -17,22 +17,11 @@ mod serve;
 
 use std::path::Path;
 
-use ros::{Node, RosError};
+use ros::Node;
+pub use ros::NodeError;
 
 use arm_kinematics::config::{ArmConfig, BoardConfig, ConfigError};
 use controller::Connector;
-
-#[derive(Debug, thiserror::Error)]
-pub enum NodeError {
-    #[error(transparent)]
-    Ros(#[from] RosError),
-    #[error(transparent)]
-    Params(#[from] ros::ParamsError),
-    #[error("parameter {name}: {why}")]
-    Param { name: &'static str, why: String },
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-}
 
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -60,8 +49,8 @@ impl Settings {
         }
         Ok(Settings {
             port,
-            arm: load_arm(&arm_path)?,
-            board: load_board(&board_path)?,
+            arm: load_arm(&arm_path).map_err(NodeError::setup)?,
+            board: load_board(&board_path).map_err(NodeError::setup)?,
             time_scale,
             spare_kings: usize::try_from(spare_kings).ok(),
         })
