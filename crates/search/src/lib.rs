@@ -6,7 +6,8 @@
 //!   [`Control`];
 //! - the planners: [`random`], [`heuristic`] (reward and punishment), [`minimax`] (the seed's
 //!   plain search and evaluation), [`alphabeta`] (the strong one, which can read the
-//!   [`endgame`] database of every ending of up to five pieces) and [`mcts`];
+//!   [`endgame`] database of every ending of up to five pieces), [`mcts`] and [`zero`]
+//!   (AlphaZero: PUCT guided by a generation of the policy-value network);
 //! - [`spec`]: `alphabeta:depth=12,time=500ms` strings;
 //! - [`arena`], [`elo`] and [`openings`]: playing planners against each other and rating them;
 //! - [`tune`]: Texel tuning of the alpha-beta evaluation.
@@ -24,6 +25,7 @@ mod planner;
 pub mod random;
 pub mod spec;
 pub mod tune;
+pub mod zero;
 
 pub use planner::{
     value_to_win_probability, win_probability_to_value, Control, Decision, Limits, PlanError,

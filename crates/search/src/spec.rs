@@ -14,6 +14,7 @@ use crate::mcts::Mcts;
 use crate::minimax::Minimax;
 use crate::planner::{Limits, Planner};
 use crate::random::RandomPlanner;
+use crate::zero::ZeroPlanner;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
@@ -22,15 +23,17 @@ pub enum Algorithm {
     Minimax,
     AlphaBeta,
     Mcts,
+    Zero,
 }
 
 impl Algorithm {
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 6] = [
         Algorithm::Random,
         Algorithm::Heuristic,
         Algorithm::Minimax,
         Algorithm::AlphaBeta,
         Algorithm::Mcts,
+        Algorithm::Zero,
     ];
 
     pub fn name(self) -> &'static str {
@@ -40,6 +43,7 @@ impl Algorithm {
             Algorithm::Minimax => "minimax",
             Algorithm::AlphaBeta => "alphabeta",
             Algorithm::Mcts => "mcts",
+            Algorithm::Zero => "zero",
         }
     }
 
@@ -52,6 +56,7 @@ impl Algorithm {
                 "time", "depth", "nodes", "seed", "threads", "endgame", "net",
             ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
+            Algorithm::Zero => &["gen", "time", "sims", "seed"],
         }
     }
 }
@@ -78,7 +83,7 @@ impl FromStr for Algorithm {
 pub enum SpecError {
     #[error("empty planner spec: expected e.g. `alphabeta:time=1s`")]
     Empty,
-    #[error("unknown planner `{0}`: expected one of random, heuristic, minimax, alphabeta, mcts")]
+    #[error("unknown planner `{0}`: expected one of random, heuristic, minimax, alphabeta, mcts, zero")]
     UnknownAlgorithm(String),
     #[error("`{algorithm}` takes no `{key}`: it takes {allowed}")]
     UnknownKey {
@@ -111,6 +116,8 @@ pub struct PlannerSpec {
     pub endgame: u32,
     /// Alpha-beta adds the learned correction (`alphabeta::net`) to its evaluation.
     pub net: bool,
+    /// The AlphaZero planner's network generation (`models/gen<N>.bpk`).
+    pub generation: u32,
 }
 
 impl PlannerSpec {
@@ -122,6 +129,7 @@ impl PlannerSpec {
             threads: None,
             endgame: 0,
             net: false,
+            generation: 1,
         }
     }
 
@@ -148,6 +156,14 @@ impl PlannerSpec {
                 })
             }
             Algorithm::Mcts => Box::new(Mcts::new(self.seed, self.threads.unwrap_or(2))),
+            Algorithm::Zero => match ZeroPlanner::shipped(self.generation) {
+                Ok(p) => Box::new(p),
+                Err(e) => {
+                    let fallback = PlannerSpec::new(Algorithm::AlphaBeta);
+                    tracing::warn!("{self} cannot run ({e}): playing {fallback} instead");
+                    fallback.build()
+                }
+            },
         }
     }
 
@@ -196,6 +212,13 @@ impl PlannerSpec {
                 self.limits.sims = Some(n);
             }
             "seed" => self.seed = count(value)?,
+            "gen" => {
+                let n = count(value)?;
+                if !(1..=999).contains(&n) {
+                    return Err(bad("gen must be a generation from 1 to 999"));
+                }
+                self.generation = n as u32;
+            }
             "threads" => {
                 let n = count(value)?;
                 if !(1..=64).contains(&n) {
@@ -304,6 +327,9 @@ impl fmt::Display for PlannerSpec {
         }
         if self.net {
             parts.push("net=1".to_string());
+        }
+        if self.algorithm == Algorithm::Zero {
+            parts.insert(0, format!("gen={}", self.generation));
         }
         if self.seed != 1 {
             parts.push(format!("seed={}", self.seed));

@@ -1,0 +1,75 @@
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use draughts::Game;
+use zero::{Model, Shape};
+
+use super::*;
+
+fn small() -> Arc<Model> {
+    Arc::new(Model::random(Shape { blocks: 1, filters: 8 }, 5))
+}
+
+#[test]
+fn plays_legal_moves_and_keeps_its_tree() {
+    let mut p = ZeroPlanner::new(small(), 0);
+    let mut game = Game::new();
+    let limits = Limits {
+        sims: Some(64),
+        ..Limits::default()
+    };
+    for _ in 0..16 {
+        if game.result().is_over() {
+            break;
+        }
+        let d = p.choose(&game, &limits, &Control::default()).expect("a move");
+        assert!(game.legal_moves().contains(&d.best));
+        assert!((0.0..=1.0).contains(&d.win_probability));
+        game.play(&d.best).expect("legal");
+        // The reply: the kept tree follows it.
+        if let Some(reply) = game.legal_moves().first().copied() {
+            game.play(&reply).expect("legal");
+        }
+    }
+    if !game.result().is_over() && game.legal_moves().len() > 1 {
+        let d = p.choose(&game, &limits, &Control::default()).expect("a move");
+        assert!(d.stats.sims >= 64, "{} simulations", d.stats.sims);
+    }
+}
+
+#[test]
+fn a_forced_move_is_played_at_once() {
+    // White's only move is the capture.
+    let game = Game::from_fen("W:W22:B18").expect("fen");
+    let mut p = ZeroPlanner::new(small(), 0);
+    let limits = Limits {
+        sims: Some(100_000),
+        ..Limits::default()
+    };
+    let d = p.choose(&game, &limits, &Control::default()).expect("move");
+    assert!(d.best.is_capture());
+    assert!(d.stats.sims < 100);
+}
+
+#[test]
+fn a_cancel_is_honoured_at_once() {
+    let mut p = ZeroPlanner::new(small(), 0);
+    let control = Control::default();
+    control.cancel.store(true, Ordering::Relaxed);
+    let limits = Limits {
+        sims: Some(1_000_000),
+        ..Limits::default()
+    };
+    let d = p.choose(&Game::new(), &limits, &control).expect("a move");
+    assert!(Game::new().legal_moves().contains(&d.best));
+    assert!(d.stats.sims < 100);
+}
+
+#[test]
+fn a_missing_generation_falls_back_to_alpha_beta_and_says_so() {
+    let spec: crate::PlannerSpec = "zero:gen=999".parse().expect("spec");
+    let p = spec.build();
+    assert!(p.name().starts_with("alphabeta"), "{}", p.name());
+    let e = ZeroPlanner::shipped(999).expect_err("no such generation");
+    assert!(e.to_string().contains("gen999.bpk"), "{e}");
+}

@@ -1,0 +1,342 @@
+//! The PUCT tree of AlphaZero, with virtual loss so that leaves are evaluated in batches.
+//!
+//! A search repeats: [`Tree::gather`] walks from the root to a leaf by PUCT, marking the path
+//! with a virtual loss so the next walk goes elsewhere, and hands back the leaf's encoded
+//! position; the caller evaluates a batch of such leaves with the network and gives each its
+//! logits and value through [`Tree::expand`]. Game ends are backed up at once.
+
+use draughts::{Color, Game, GameResult, Move, MoveList};
+use zero::encode::{encode_into, move_priors};
+
+const NONE: u32 = u32::MAX;
+
+/// PUCT settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Puct {
+    /// Weight of the prior against the mean value.
+    pub c_puct: f32,
+    /// An unvisited child counts as this much worse than its parent's mean value.
+    pub fpu_reduction: f32,
+}
+
+impl Default for Puct {
+    fn default() -> Puct {
+        Puct {
+            c_puct: 1.5,
+            fpu_reduction: 0.2,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    /// The move that led here (none at the root).
+    mv: Option<Move>,
+    parent: u32,
+    first_child: u32,
+    children: u16,
+    expanded: bool,
+    /// A leaf handed out by `gather` and not yet expanded.
+    pending: bool,
+    /// The game is over here: the value for the side to move.
+    terminal: Option<f32>,
+    prior: f32,
+    visits: u32,
+    /// Sum of values from the point of view of the side that moved into this node.
+    value_sum: f32,
+}
+
+impl Node {
+    fn new(mv: Option<Move>, parent: u32, prior: f32) -> Node {
+        Node {
+            mv,
+            parent,
+            first_child: NONE,
+            children: 0,
+            expanded: false,
+            pending: false,
+            terminal: None,
+            prior,
+            visits: 0,
+            value_sum: 0.0,
+        }
+    }
+}
+
+/// A leaf waiting for the network.
+#[derive(Clone, Debug)]
+pub struct Leaf {
+    node: u32,
+    mover: Color,
+    moves: MoveList,
+}
+
+/// What one walk down the tree found.
+#[derive(Debug)]
+pub enum Gathered {
+    /// A leaf to evaluate; its encoded position is in the caller's buffer.
+    Leaf(Leaf),
+    /// The walk ended in a finished game, already backed up.
+    Terminal,
+    /// The walk ended on a leaf already waiting for the network: evaluate the batch first.
+    Busy,
+}
+
+/// A search tree over one game's future.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    game: Game,
+    puct: Puct,
+}
+
+fn terminal_value(game: &Game) -> Option<f32> {
+    match game.result() {
+        GameResult::Ongoing => None,
+        GameResult::Draw(_) => Some(0.0),
+        GameResult::Win { winner, .. } => Some(if winner == game.position().side_to_move() {
+            1.0
+        } else {
+            -1.0
+        }),
+    }
+}
+
+impl Tree {
+    /// A tree with only the root, the game's current position.
+    pub fn new(game: Game, puct: Puct) -> Tree {
+        Tree {
+            nodes: vec![Node::new(None, NONE, 1.0)],
+            game,
+            puct,
+        }
+    }
+
+    /// The game at the root.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Simulations that reached the root so far (reused ones included).
+    pub fn visits(&self) -> u32 {
+        self.nodes[0].visits
+    }
+
+    pub fn root_expanded(&self) -> bool {
+        self.nodes[0].expanded
+    }
+
+    fn child_range(&self, n: u32) -> std::ops::Range<usize> {
+        let node = &self.nodes[n as usize];
+        if node.first_child == NONE {
+            return 0..0;
+        }
+        node.first_child as usize..node.first_child as usize + node.children as usize
+    }
+
+    fn select_child(&self, n: u32) -> u32 {
+        let node = &self.nodes[n as usize];
+        let sqrt_n = (node.visits.max(1) as f32).sqrt();
+        // The parent's mean from the point of view of the side to move there.
+        let parent_q = if node.visits > 0 {
+            -node.value_sum / node.visits as f32
+        } else {
+            0.0
+        };
+        let fpu = parent_q - self.puct.fpu_reduction;
+        let mut best = (f32::NEG_INFINITY, NONE);
+        for c in self.child_range(n) {
+            let child = &self.nodes[c];
+            let q = if child.visits > 0 {
+                child.value_sum / child.visits as f32
+            } else {
+                fpu
+            };
+            let u = self.puct.c_puct * child.prior * sqrt_n / (1.0 + child.visits as f32);
+            if q + u > best.0 {
+                best = (q + u, c as u32);
+            }
+        }
+        best.1
+    }
+
+    /// Walks to a leaf under a virtual loss. For a leaf to evaluate, writes its encoded position
+    /// into `input` (`zero::encode::INPUT_LEN` floats).
+    pub fn gather(&mut self, input: &mut [f32]) -> Gathered {
+        let mut n = 0u32;
+        let mut played = 0usize;
+        // Virtual loss: one visit that counts as a loss for whoever moved into each node.
+        loop {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.value_sum -= 1.0;
+            if !node.expanded || node.terminal.is_some() {
+                break;
+            }
+            n = self.select_child(n);
+            let Some(mv) = self.nodes[n as usize].mv else {
+                break;
+            };
+            if self.game.play(&mv).is_err() {
+                // Cannot happen: children are the engine's legal moves.
+                break;
+            }
+            played += 1;
+        }
+        let outcome = if let Some(v) = self.nodes[n as usize].terminal {
+            self.backup(n, v);
+            Gathered::Terminal
+        } else if self.nodes[n as usize].pending {
+            self.undo_virtual_loss(n);
+            Gathered::Busy
+        } else if let Some(v) = terminal_value(&self.game) {
+            self.nodes[n as usize].terminal = Some(v);
+            self.nodes[n as usize].expanded = true;
+            self.backup(n, v);
+            Gathered::Terminal
+        } else {
+            self.nodes[n as usize].pending = true;
+            encode_into(&self.game, input);
+            Gathered::Leaf(Leaf {
+                node: n,
+                mover: self.game.position().side_to_move(),
+                moves: self.game.legal_moves(),
+            })
+        };
+        for _ in 0..played {
+            self.game.undo();
+        }
+        outcome
+    }
+
+    /// Gives a gathered leaf its children (priors from the network's `logits`) and backs up the
+    /// network's `value` for the side to move there.
+    pub fn expand(&mut self, leaf: Leaf, logits: &[f32], value: f32) {
+        let priors = move_priors(leaf.mover, &leaf.moves, logits);
+        let first = self.nodes.len() as u32;
+        for (mv, p) in leaf.moves.iter().zip(priors) {
+            self.nodes.push(Node::new(Some(*mv), leaf.node, p));
+        }
+        let node = &mut self.nodes[leaf.node as usize];
+        node.first_child = first;
+        node.children = leaf.moves.len() as u16;
+        node.expanded = true;
+        node.pending = false;
+        self.backup(leaf.node, value);
+    }
+
+    /// Replaces the virtual loss on the path from `n` up with the real value `v` (for the side
+    /// to move at `n`).
+    fn backup(&mut self, mut n: u32, mut v: f32) {
+        while n != NONE {
+            let node = &mut self.nodes[n as usize];
+            // +1 takes back the virtual loss; the mover into this node gets -v.
+            node.value_sum += 1.0 - v;
+            v = -v;
+            n = node.parent;
+        }
+    }
+
+    fn undo_virtual_loss(&mut self, mut n: u32) {
+        while n != NONE {
+            let node = &mut self.nodes[n as usize];
+            node.visits -= 1;
+            node.value_sum += 1.0;
+            n = node.parent;
+        }
+    }
+
+    /// Mixes Dirichlet noise into the root's priors: `(1 - eps) p + eps noise`.
+    pub fn add_root_noise(&mut self, noise: &[f32], eps: f32) {
+        for (c, x) in self.child_range(0).zip(noise) {
+            let p = &mut self.nodes[c].prior;
+            *p = (1.0 - eps) * *p + eps * x;
+        }
+    }
+
+    /// Number of the root's children (its legal moves once expanded).
+    pub fn root_children(&self) -> usize {
+        self.child_range(0).len()
+    }
+
+    /// Each root move with its visit count and mean value for the side to move.
+    pub fn root_stats(&self) -> Vec<(Move, u32, f32)> {
+        self.child_range(0)
+            .filter_map(|c| {
+                let n = &self.nodes[c];
+                let q = if n.visits > 0 {
+                    n.value_sum / n.visits as f32
+                } else {
+                    0.0
+                };
+                n.mv.map(|m| (m, n.visits, q))
+            })
+            .collect()
+    }
+
+    /// The most visited root move (ties to the better mean), its mean value.
+    pub fn best(&self) -> Option<(Move, f32)> {
+        self.root_stats()
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
+            .map(|(m, _, q)| (m, q))
+    }
+
+    /// The principal variation: the most visited child, down to `max` plies.
+    pub fn pv(&self, max: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut n = 0u32;
+        while pv.len() < max {
+            let Some(c) = self
+                .child_range(n)
+                .max_by_key(|&c| self.nodes[c].visits)
+                .filter(|&c| self.nodes[c].visits > 0)
+            else {
+                break;
+            };
+            let Some(mv) = self.nodes[c].mv else { break };
+            pv.push(mv);
+            n = c as u32;
+        }
+        pv
+    }
+
+    /// Makes the child reached by `mv` the new root, keeping its subtree; false (and a fresh
+    /// tree) when the move is not in the tree.
+    pub fn advance(&mut self, mv: &Move) -> bool {
+        let child = self
+            .child_range(0)
+            .find(|&c| self.nodes[c].mv.is_some_and(|m| m == *mv && m.landings() == mv.landings()));
+        let mut game = self.game.clone();
+        if game.play(mv).is_err() {
+            return false;
+        }
+        let Some(child) = child.filter(|&c| !self.nodes[c].pending) else {
+            *self = Tree::new(game, self.puct);
+            return false;
+        };
+        let mut nodes = Vec::with_capacity(self.nodes.len());
+        let mut root = self.nodes[child].clone();
+        root.parent = NONE;
+        nodes.push(root);
+        // Breadth-first copy: each node's children stay contiguous.
+        let mut i = 0;
+        while i < nodes.len() {
+            if nodes[i].first_child != NONE {
+                let old_first = nodes[i].first_child as usize;
+                let count = nodes[i].children as usize;
+                let new_first = nodes.len() as u32;
+                for k in 0..count {
+                    let mut c = self.nodes[old_first + k].clone();
+                    c.parent = i as u32;
+                    nodes.push(c);
+                }
+                nodes[i].first_child = new_first;
+            }
+            i += 1;
+        }
+        self.nodes = nodes;
+        self.game = game;
+        true
+    }
+}

@@ -1,0 +1,123 @@
+//! The policy-value network: a residual tower of 3x3 convolutions over the 8x8 board, a policy
+//! head over the [`ACTIONS`] and a value head in [-1, 1], as in AlphaZero and the robot paper.
+
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
+use burn::prelude::*;
+use burn::tensor::activation::relu;
+
+use crate::encode::{ACTIONS, PLANES};
+
+/// The shape of a network: residual blocks and filters per convolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub blocks: usize,
+    pub filters: usize,
+}
+
+impl Shape {
+    /// The shipped generations' shape, chosen by measuring speed on two cores (docs/zero.md).
+    pub const DEFAULT: Shape = Shape {
+        blocks: 4,
+        filters: 32,
+    };
+}
+
+/// Channels of the policy head's 1x1 convolution.
+const POLICY_CHANNELS: usize = 4;
+/// Channels of the value head's 1x1 convolution, and its hidden layer.
+const VALUE_CHANNELS: usize = 2;
+const VALUE_HIDDEN: usize = 64;
+
+fn conv3(c_in: usize, c_out: usize, device: &Device) -> Conv2d {
+    Conv2dConfig::new([c_in, c_out], [3, 3])
+        .with_padding(PaddingConfig2d::Same)
+        .with_bias(false)
+        .init(device)
+}
+
+fn conv1(c_in: usize, c_out: usize, device: &Device) -> Conv2d {
+    Conv2dConfig::new([c_in, c_out], [1, 1])
+        .with_bias(false)
+        .init(device)
+}
+
+#[derive(Module, Debug)]
+pub struct Block {
+    conv1: Conv2d,
+    bn1: BatchNorm,
+    conv2: Conv2d,
+    bn2: BatchNorm,
+}
+
+impl Block {
+    fn new(filters: usize, device: &Device) -> Block {
+        Block {
+            conv1: conv3(filters, filters, device),
+            bn1: BatchNormConfig::new(filters).init(device),
+            conv2: conv3(filters, filters, device),
+            bn2: BatchNormConfig::new(filters).init(device),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = relu(self.bn1.forward(self.conv1.forward(x.clone())));
+        let y = self.bn2.forward(self.conv2.forward(y));
+        relu(y + x)
+    }
+}
+
+#[derive(Module, Debug)]
+pub struct Net {
+    stem: Conv2d,
+    stem_bn: BatchNorm,
+    blocks: Vec<Block>,
+    policy_conv: Conv2d,
+    policy_bn: BatchNorm,
+    policy_fc: Linear,
+    value_conv: Conv2d,
+    value_bn: BatchNorm,
+    value_fc1: Linear,
+    value_fc2: Linear,
+}
+
+impl Net {
+    /// A network of `shape` with fresh random weights on `device`.
+    pub fn new(shape: Shape, device: &Device) -> Net {
+        let f = shape.filters;
+        Net {
+            stem: conv3(PLANES, f, device),
+            stem_bn: BatchNormConfig::new(f).init(device),
+            blocks: (0..shape.blocks).map(|_| Block::new(f, device)).collect(),
+            policy_conv: conv1(f, POLICY_CHANNELS, device),
+            policy_bn: BatchNormConfig::new(POLICY_CHANNELS).init(device),
+            policy_fc: LinearConfig::new(POLICY_CHANNELS * 64, ACTIONS).init(device),
+            value_conv: conv1(f, VALUE_CHANNELS, device),
+            value_bn: BatchNormConfig::new(VALUE_CHANNELS).init(device),
+            value_fc1: LinearConfig::new(VALUE_CHANNELS * 64, VALUE_HIDDEN).init(device),
+            value_fc2: LinearConfig::new(VALUE_HIDDEN, 1).init(device),
+        }
+    }
+
+    /// The shape this network was built with.
+    pub fn shape(&self) -> Shape {
+        Shape {
+            blocks: self.blocks.len(),
+            filters: self.stem_bn.gamma.dims()[0],
+        }
+    }
+
+    /// Policy logits `[n, ACTIONS]` and values `[n, 1]` for input planes `[n, PLANES, 8, 8]`.
+    pub fn forward(&self, x: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
+        let mut x = relu(self.stem_bn.forward(self.stem.forward(x)));
+        for block in &self.blocks {
+            x = block.forward(x);
+        }
+        let p = relu(self.policy_bn.forward(self.policy_conv.forward(x.clone())));
+        let p = self.policy_fc.forward(p.flatten::<2>(1, 3));
+        let v = relu(self.value_bn.forward(self.value_conv.forward(x)));
+        let v = relu(self.value_fc1.forward(v.flatten::<2>(1, 3)));
+        let v = self.value_fc2.forward(v).tanh();
+        (p, v)
+    }
+}

@@ -1,0 +1,77 @@
+//! One round of training: minibatches drawn from the replay window, the AlphaZero loss (value
+//! squared error plus policy cross-entropy against the search's visit shares), Adam with L2.
+
+use burn::optim::decay::WeightDecayConfig;
+use burn::optim::{AdamConfig, GradientsParams};
+use burn::prelude::*;
+use burn::tensor::activation::log_softmax;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use zero::encode::{ACTIONS, INPUT_LEN, PLANES};
+use zero::Net;
+
+use crate::games::Sample;
+
+#[derive(Clone, Copy, Debug)]
+pub struct TrainConfig {
+    pub steps: usize,
+    pub batch: usize,
+    pub learning_rate: f64,
+    pub weight_decay: f32,
+}
+
+/// The mean losses of a round.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Losses {
+    pub value: f32,
+    pub policy: f32,
+}
+
+/// Trains `net` (on an autodiff device) for `cfg.steps` minibatches from `samples`.
+pub fn train(
+    mut net: Net,
+    samples: &[Sample],
+    cfg: &TrainConfig,
+    seed: u64,
+    mut on_step: impl FnMut(usize, Losses),
+) -> (Net, Losses) {
+    let device = zero::model::cpu().autodiff();
+    let mut optim = AdamConfig::new()
+        .with_weight_decay(Some(WeightDecayConfig::new(cfg.weight_decay)))
+        .init();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut mean = Losses::default();
+    if samples.is_empty() {
+        return (net, mean);
+    }
+    let b = cfg.batch.min(samples.len()).max(1);
+    for step in 0..cfg.steps {
+        let mut x = Vec::with_capacity(b * INPUT_LEN);
+        let mut p = Vec::with_capacity(b * ACTIONS);
+        let mut z = Vec::with_capacity(b);
+        for _ in 0..b {
+            let s = &samples[rng.random_range(0..samples.len())];
+            x.extend_from_slice(&s.input);
+            p.extend_from_slice(&s.dense_policy());
+            z.push(s.value);
+        }
+        let x = Tensor::<4>::from_data(TensorData::new(x, [b, PLANES, 8, 8]), &device);
+        let p = Tensor::<2>::from_data(TensorData::new(p, [b, ACTIONS]), &device);
+        let z = Tensor::<2>::from_data(TensorData::new(z, [b, 1]), &device);
+        let (logits, v) = net.forward(x);
+        let value_loss = (v - z).powi_scalar(2).mean();
+        let policy_loss = (p * log_softmax(logits, 1)).sum_dim(1).mean().neg();
+        let loss = value_loss.clone() + policy_loss.clone();
+        let losses = Losses {
+            value: value_loss.into_scalar::<f32>(),
+            policy: policy_loss.into_scalar::<f32>(),
+        };
+        let grads = GradientsParams::from_grads(loss.backward(), &net);
+        net = optim.step(cfg.learning_rate, net, grads);
+        let k = (step + 1) as f32;
+        mean.value += (losses.value - mean.value) / k;
+        mean.policy += (losses.policy - mean.policy) / k;
+        on_step(step, losses);
+    }
+    (net, mean)
+}
