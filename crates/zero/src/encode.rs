@@ -185,7 +185,10 @@ mod tests {
             let df = to.file() as i8 - from.file() as i8;
             let dr = to.rank() as i8 - from.rank() as i8;
             assert!(df.abs() == dr.abs() && df != 0, "action {i}: {from}-{to}");
-            assert_eq!(table().index[from.bit() as usize * 64 + to.bit() as usize], i as u16);
+            assert_eq!(
+                table().index[from.bit() as usize * 64 + to.bit() as usize],
+                i as u16
+            );
         }
     }
 }

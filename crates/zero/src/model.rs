@@ -96,7 +96,12 @@ impl Model {
         };
         // Bit flips in the weights load without complaint: a network that answers NaN is refused.
         let probe = model.evaluate_games(&[Game::new()]);
-        if probe.values.iter().chain(&probe.logits).any(|x| !x.is_finite()) {
+        if probe
+            .values
+            .iter()
+            .chain(&probe.logits)
+            .any(|x| !x.is_finite())
+        {
             return Err(file_err(file, "its weights give non-finite outputs"));
         }
         Ok(model)
@@ -180,7 +185,9 @@ trait ToVecF32 {
 
 impl ToVecF32 for TensorData {
     fn to_vec_f32(self) -> Vec<f32> {
-        self.convert::<f32>().try_into_vec::<f32>().unwrap_or_default()
+        self.convert::<f32>()
+            .try_into_vec::<f32>()
+            .unwrap_or_default()
     }
 }
 

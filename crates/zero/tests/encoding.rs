@@ -72,17 +72,38 @@ fn a_white_move_and_its_black_twin_share_an_action() {
     let b = w.mirror();
     let wm = w.legal_moves();
     let bm = b.legal_moves();
-    assert_eq!(action_for(Color::White, &wm[0]), action_for(Color::Black, &bm.iter().find(|m| **m == wm[0].mirror()).copied().expect("twin")));
+    assert_eq!(
+        action_for(Color::White, &wm[0]),
+        action_for(
+            Color::Black,
+            &bm.iter()
+                .find(|m| **m == wm[0].mirror())
+                .copied()
+                .expect("twin")
+        )
+    );
 }
 
 #[test]
 fn a_saved_network_loads_with_the_same_outputs() {
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("gen1.bpk");
-    let model = Model::random(Shape { blocks: 1, filters: 8 }, 3);
+    let model = Model::random(
+        Shape {
+            blocks: 1,
+            filters: 8,
+        },
+        3,
+    );
     model.save(&file).expect("save");
     let back = Model::load(&file).expect("load");
-    assert_eq!(back.shape(), Shape { blocks: 1, filters: 8 });
+    assert_eq!(
+        back.shape(),
+        Shape {
+            blocks: 1,
+            filters: 8
+        }
+    );
     let (a, b) = (model.fingerprint(), back.fingerprint());
     for (x, y) in a.iter().zip(&b) {
         // Half precision on disk.
@@ -101,7 +122,15 @@ fn a_missing_or_corrupt_file_is_an_error_naming_it() {
     let e = Model::load(&junk).expect_err("junk").to_string();
     assert!(e.contains("gen8.bpk"), "{e}");
     let good = dir.path().join("gen9.bpk");
-    Model::random(Shape { blocks: 1, filters: 8 }, 1).save(&good).expect("save");
+    Model::random(
+        Shape {
+            blocks: 1,
+            filters: 8,
+        },
+        1,
+    )
+    .save(&good)
+    .expect("save");
     let bytes = std::fs::read(&good).expect("read");
     let cut = dir.path().join("gen10.bpk");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).expect("write");

@@ -304,11 +304,7 @@ pub fn play(
 
 fn start_move(slot: &mut Slot, cfg: &PlayConfig, rng: &mut StdRng) {
     slot.full = cfg.full_share >= 1.0 || rng.random::<f32>() < cfg.full_share;
-    slot.target = if slot.full {
-        cfg.sims
-    } else {
-        cfg.fast_sims
-    };
+    slot.target = if slot.full { cfg.sims } else { cfg.fast_sims };
     // Noise goes onto the root once it is expanded (at once when the kept subtree already is).
     slot.noised = false;
 }

@@ -65,8 +65,8 @@ pub fn card_file(dir: &Path, generation: u32) -> PathBuf {
 
 pub fn read_card(dir: &Path, generation: u32) -> anyhow::Result<Card> {
     let file = card_file(dir, generation);
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let text =
+        std::fs::read_to_string(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     serde_yaml::from_str(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))
 }
 
@@ -98,7 +98,14 @@ fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
 }
 
 /// Candidate against current: games from the built-in openings, each opening with both colours.
-pub fn gate(candidate: &Model, current: &Model, games: usize, sims: u32, seed: u64, quiet: bool) -> Tally {
+pub fn gate(
+    candidate: &Model,
+    current: &Model,
+    games: usize,
+    sims: u32,
+    seed: u64,
+    quiet: bool,
+) -> Tally {
     let openings = built_in();
     let starts: Vec<_> = (0..games)
         .map(|i| (openings[(i / 2) % openings.len()].game(), i % 2))
@@ -175,9 +182,14 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         let mut play_cfg = PlayConfig::self_play(cfg.sims);
         play_cfg.full_share = cfg.full_share;
         play_cfg.fast_sims = (cfg.sims / 4).max(8);
-        let (finished, round) = play(&[&current], starts, &play_cfg, round_seed, cfg.parallel, |_| {
-            b.inc(1)
-        });
+        let (finished, round) = play(
+            &[&current],
+            starts,
+            &play_cfg,
+            round_seed,
+            cfg.parallel,
+            |_| b.inc(1),
+        );
         b.finish_and_clear();
         selfplay_s += t.elapsed().as_secs_f64();
         games += finished.len();
@@ -200,7 +212,14 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         steps += cfg.train.steps;
         // Gating.
         let candidate = Model::from_net(net.clone());
-        let tally = gate(&candidate, &current, cfg.gate_games, cfg.gate_sims, round_seed, cfg.quiet);
+        let tally = gate(
+            &candidate,
+            &current,
+            cfg.gate_games,
+            cfg.gate_sims,
+            round_seed,
+            cfg.quiet,
+        );
         let accepted = tally.score() >= 0.55
             && f64::from(tally.wins) >= 1.3 * f64::from(tally.losses)
             && tally.games() > 0;

@@ -49,7 +49,13 @@ fn a_tiny_run_writes_loadable_generations() {
 
 #[test]
 fn self_play_gives_samples_with_results_and_visit_shares() {
-    let model = zero::Model::random(zero::Shape { blocks: 1, filters: 8 }, 2);
+    let model = zero::Model::random(
+        zero::Shape {
+            blocks: 1,
+            filters: 8,
+        },
+        2,
+    );
     let starts = vec![(draughts::Game::new(), 0); 3];
     let mut cfg = PlayConfig::self_play(8);
     cfg.max_plies = 40;

@@ -111,6 +111,7 @@ pub fn parse_level(name: &str, text: &str, path: &Path) -> Result<Level, LevelEr
             }
             "endgame_pieces" => spec.set("endgame", &text).map_err(spec_err)?,
             "eval_net" => spec.set("net", &text).map_err(spec_err)?,
+            "generation" => spec.set("gen", &text).map_err(spec_err)?,
             other => spec.set(other, &text).map_err(spec_err)?,
         }
     }

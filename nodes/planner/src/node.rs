@@ -4,7 +4,9 @@
 //! Parameters, as a `config/difficulty/<level>.yaml` sets them: `algorithm`, and that
 //! algorithm's limits: `time_budget_s`, `depth`, `nodes`, `sims` (0 = not set), `seed`,
 //! `threads` (0 = the planner's default), `endgame_pieces` (alpha-beta's endgame database, 0 =
-//! none), `eval_net` (alpha-beta adds the learned evaluation correction); `rank` and
+//! none), `eval_net` (alpha-beta adds the learned evaluation correction), `generation` (the
+//! `zero` planner's network generation, `models/gen<N>.bpk`; one that cannot be loaded is
+//! replaced by alpha-beta, with a warning); `rank` and
 //! `description` name the level. A goal's `time_budget_s` (when above 0) replaces the
 //! configured time limit; its `algorithm` (when not empty) replaces the configured planner for
 //! that goal.
@@ -38,6 +40,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
     let threads = p.declare("threads", 0i64)?;
     let endgame = p.declare("endgame_pieces", 0i64)?;
     let eval_net = p.declare("eval_net", false)?;
+    let generation = p.declare("generation", 0i64)?;
     let rank = p.declare("rank", 0i64)?;
     let description = p.declare("description", String::new())?;
     let algorithm: Algorithm = algorithm
@@ -57,6 +60,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
         ("sims", "sims", sims),
         ("threads", "threads", threads),
         ("endgame_pieces", "endgame", endgame),
+        ("generation", "gen", generation),
     ] {
         // A limit the level does not set stays 0; one it sets must suit the algorithm.
         if value != 0 {

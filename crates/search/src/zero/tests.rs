@@ -7,7 +7,13 @@ use zero::{Model, Shape};
 use super::*;
 
 fn small() -> Arc<Model> {
-    Arc::new(Model::random(Shape { blocks: 1, filters: 8 }, 5))
+    Arc::new(Model::random(
+        Shape {
+            blocks: 1,
+            filters: 8,
+        },
+        5,
+    ))
 }
 
 #[test]
@@ -22,7 +28,9 @@ fn plays_legal_moves_and_keeps_its_tree() {
         if game.result().is_over() {
             break;
         }
-        let d = p.choose(&game, &limits, &Control::default()).expect("a move");
+        let d = p
+            .choose(&game, &limits, &Control::default())
+            .expect("a move");
         assert!(game.legal_moves().contains(&d.best));
         assert!((0.0..=1.0).contains(&d.win_probability));
         game.play(&d.best).expect("legal");
@@ -32,7 +40,9 @@ fn plays_legal_moves_and_keeps_its_tree() {
         }
     }
     if !game.result().is_over() && game.legal_moves().len() > 1 {
-        let d = p.choose(&game, &limits, &Control::default()).expect("a move");
+        let d = p
+            .choose(&game, &limits, &Control::default())
+            .expect("a move");
         assert!(d.stats.sims >= 64, "{} simulations", d.stats.sims);
     }
 }

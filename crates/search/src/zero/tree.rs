@@ -5,7 +5,7 @@
 //! position; the caller evaluates a batch of such leaves with the network and gives each its
 //! logits and value through [`Tree::expand`]. Game ends are backed up at once.
 
-use draughts::{Color, Game, GameResult, Move, MoveList};
+use draughts::{Color, Game, GameResult, Move};
 use zero::encode::{encode_into, move_priors};
 
 const NONE: u32 = u32::MAX;
@@ -68,7 +68,7 @@ impl Node {
 pub struct Leaf {
     node: u32,
     mover: Color,
-    moves: MoveList,
+    moves: Vec<Move>,
 }
 
 /// What one walk down the tree found.
@@ -200,7 +200,7 @@ impl Tree {
             Gathered::Leaf(Leaf {
                 node: n,
                 mover: self.game.position().side_to_move(),
-                moves: self.game.legal_moves(),
+                moves: self.game.legal_moves().to_vec(),
             })
         };
         for _ in 0..played {
@@ -304,9 +304,11 @@ impl Tree {
     /// Makes the child reached by `mv` the new root, keeping its subtree; false (and a fresh
     /// tree) when the move is not in the tree.
     pub fn advance(&mut self, mv: &Move) -> bool {
-        let child = self
-            .child_range(0)
-            .find(|&c| self.nodes[c].mv.is_some_and(|m| m == *mv && m.landings() == mv.landings()));
+        let child = self.child_range(0).find(|&c| {
+            self.nodes[c]
+                .mv
+                .is_some_and(|m| m == *mv && m.landings() == mv.landings())
+        });
         let mut game = self.game.clone();
         if game.play(mv).is_err() {
             return false;

@@ -1,0 +1,61 @@
+//! Every shipped generation under `models/` loads, answers as its card's fingerprint says, and
+//! plays only legal moves from random positions.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use draughts::Game;
+use search::zero::ZeroPlanner;
+use search::{Control, Limits, Planner};
+use zero_train::run::{last_generation, read_card};
+
+fn models() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../models"))
+}
+
+#[test]
+fn shipped_generations_load_match_their_fingerprints_and_play_legal_moves() {
+    let dir = models();
+    let Some(last) = last_generation(&dir) else {
+        println!("no generations shipped under {}", dir.display());
+        return;
+    };
+    let mut rng = draughts::playout::Rng::new(5);
+    for g in 0..=last {
+        let model = zero::load_generation(&dir, g).expect("a shipped generation loads");
+        let card = read_card(&dir, g).expect("a shipped generation has its card");
+        assert_eq!(card.generation, g);
+        let fp = model.fingerprint();
+        assert_eq!(fp.len(), card.fingerprint.len());
+        for (a, b) in fp.iter().zip(&card.fingerprint) {
+            assert!(
+                (a - b).abs() < 0.01,
+                "generation {g}: {fp:?} against {:?}",
+                card.fingerprint
+            );
+        }
+        let mut planner = ZeroPlanner::new(Arc::new(model), g);
+        let limits = Limits {
+            sims: Some(16),
+            ..Limits::default()
+        };
+        for _ in 0..20 {
+            let mut game = Game::new();
+            for _ in 0..rng.below(50) {
+                let moves = game.legal_moves();
+                if moves.is_empty() || game.result().is_over() {
+                    break;
+                }
+                game.play(&moves[rng.below(moves.len())]).expect("legal");
+            }
+            if game.result().is_over() {
+                continue;
+            }
+            planner.new_game();
+            let d = planner
+                .choose(&game, &limits, &Control::default())
+                .expect("a move");
+            assert!(game.legal_moves().contains(&d.best), "generation {g}");
+        }
+    }
+}
