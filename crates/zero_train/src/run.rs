@@ -112,7 +112,7 @@ pub fn gate(
         .collect();
     let b = bar(games as u64, "gate", quiet);
     let mut tally = Tally::default();
-    let (finished, _) = play(
+    play(
         &[candidate, current],
         starts,
         &PlayConfig::matches(sims),
@@ -125,11 +125,7 @@ pub fn gate(
         },
     );
     b.finish_and_clear();
-    let mut t = Tally::default();
-    for f in &finished {
-        t.add(f.score_of_first());
-    }
-    t
+    tally
 }
 
 /// Runs the loop until `cfg.generations` generations exist (generation 0 is the random net).

@@ -25,23 +25,21 @@ pub const BATCH: usize = 16;
 const REPORT_EVERY: Duration = Duration::from_millis(100);
 
 /// Runs simulations on `tree` until `done` says stop, evaluating leaves `batch` at a time.
-/// Returns the simulations run.
 pub fn run_search(
     tree: &mut Tree,
     model: &Model,
     batch: usize,
     mut done: impl FnMut(&Tree) -> bool,
-) -> u64 {
+) {
     let mut inputs = vec![0.0f32; batch * INPUT_LEN];
     let mut leaves: Vec<Leaf> = Vec::with_capacity(batch);
-    let mut sims = 0u64;
     while !done(tree) {
         leaves.clear();
         for _ in 0..batch {
             let slot = leaves.len() * INPUT_LEN;
             match tree.gather(&mut inputs[slot..slot + INPUT_LEN]) {
                 Gathered::Leaf(leaf) => leaves.push(leaf),
-                Gathered::Terminal => sims += 1,
+                Gathered::Terminal => {}
                 Gathered::Busy => break,
             }
             // Before the root is expanded there is nothing else to walk to.
@@ -55,10 +53,8 @@ pub fn run_search(
         let out = model.evaluate(&inputs, leaves.len());
         for (i, leaf) in leaves.drain(..).enumerate() {
             tree.expand(leaf, out.logits_of(i), out.values[i]);
-            sims += 1;
         }
     }
-    sims
 }
 
 /// The `zero` planner.
@@ -129,7 +125,7 @@ impl Planner for ZeroPlanner {
         let forced = moves.len() == 1;
         let mut last_report = start;
         let mut sims = 0u64;
-        let ran = run_search(&mut tree, &self.model, BATCH, |t| {
+        run_search(&mut tree, &self.model, BATCH, |t| {
             let now = Instant::now();
             let new = u64::from(t.visits()).saturating_sub(reused);
             // A forced move is played at once, after the one evaluation that gives its value.
@@ -153,7 +149,6 @@ impl Planner for ZeroPlanner {
             sims = new;
             stop
         });
-        let _ = ran;
         let (best, q) = tree.best().unwrap_or((moves[0], 0.0));
         let win_probability = f64::from((q + 1.0) / 2.0).clamp(0.0, 1.0);
         let pv = tree.pv(32);
@@ -166,7 +161,7 @@ impl Planner for ZeroPlanner {
                 seldepth: pv.len() as u32,
                 nodes: sims,
                 sims,
-                tt_hits: reused,
+                tt_hits: 0,
                 elapsed: start.elapsed(),
                 pv,
             },
