@@ -4,8 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use zero::Shape;
-use zero_train::run::{run, RunConfig};
+use zero_train::run::{run, warm_start, RunConfig, WarmRun};
 use zero_train::train::TrainConfig;
+use zero_train::warm::WarmConfig;
 
 #[derive(Parser)]
 #[command(about = "Trains the AlphaZero planner's network generations by self-play")]
@@ -18,6 +19,72 @@ struct Cli {
 enum Command {
     /// Trains until GENERATIONS generations exist in OUT, resuming from the last one there.
     Run(RunArgs),
+    /// Trains the last generation in OUT on positions from alpha-beta's games (each labelled
+    /// with alpha-beta's move and value) and gates it; the positions also join the replay
+    /// window of the self-play rounds that follow.
+    Warm(WarmArgs),
+}
+
+#[derive(clap::Args)]
+struct WarmArgs {
+    #[arg(long, default_value = "models")]
+    out: PathBuf,
+    /// Shape of generation 0, if OUT has none yet.
+    #[arg(long, default_value_t = 4)]
+    blocks: usize,
+    #[arg(long, default_value_t = 32)]
+    filters: usize,
+    /// Alpha-beta games to label.
+    #[arg(long, default_value_t = 400)]
+    games: usize,
+    /// Alpha-beta's search depth per move.
+    #[arg(long, default_value_t = 8)]
+    depth: u32,
+    /// Weight of the game's result in the value target (the rest is alpha-beta's value).
+    #[arg(long, default_value_t = 0.5)]
+    result_weight: f32,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// Training and gating options shared by `run` and `warm`.
+#[derive(clap::Args)]
+struct Common {
+    /// Rounds kept in the replay window (kept on disk under OUT/replay).
+    #[arg(long, default_value_t = 4)]
+    window: usize,
+    #[arg(long, default_value_t = 300)]
+    train_steps: usize,
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+    #[arg(long, default_value_t = 2e-3)]
+    learning_rate: f64,
+    #[arg(long, default_value_t = 1e-4)]
+    weight_decay: f32,
+    /// Games of each gating match.
+    #[arg(long, default_value_t = 100)]
+    gate_games: usize,
+    #[arg(long, default_value_t = 100)]
+    gate_sims: u32,
+    /// Score a candidate needs in its gating match (besides the paper's 1.3 wins per loss).
+    #[arg(long, default_value_t = 0.55)]
+    accept: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl Common {
+    fn train(&self) -> TrainConfig {
+        TrainConfig {
+            steps: self.train_steps,
+            batch: self.batch.max(1),
+            learning_rate: self.learning_rate,
+            weight_decay: self.weight_decay,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -44,30 +111,11 @@ struct RunArgs {
     /// Games played at once (their leaves are evaluated in one batch).
     #[arg(long, default_value_t = 64)]
     parallel: usize,
-    /// Self-play rounds kept in the replay window.
-    #[arg(long, default_value_t = 4)]
-    window: usize,
-    #[arg(long, default_value_t = 300)]
-    train_steps: usize,
-    #[arg(long, default_value_t = 256)]
-    batch: usize,
-    #[arg(long, default_value_t = 2e-3)]
-    learning_rate: f64,
-    #[arg(long, default_value_t = 1e-4)]
-    weight_decay: f32,
-    /// Games of each gating match (the paper's 1.3 wins per loss, and a score of 0.55).
-    #[arg(long, default_value_t = 100)]
-    gate_games: usize,
-    #[arg(long, default_value_t = 100)]
-    gate_sims: u32,
     /// Rounds without a new generation before the run stops.
     #[arg(long, default_value_t = 6)]
     attempts: u32,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// No progress bars.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    common: Common,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -78,34 +126,61 @@ fn main() -> anyhow::Result<()> {
         )
         .with_writer(std::io::stderr)
         .init();
-    let Cli {
-        command: Command::Run(a),
-    } = Cli::parse();
-    if a.blocks == 0 || a.filters == 0 || a.games == 0 || a.sims == 0 || a.gate_games == 0 {
-        anyhow::bail!("blocks, filters, games, sims and gate-games must be at least 1");
+    match Cli::parse().command {
+        Command::Run(a) => run_command(a),
+        Command::Warm(a) => warm_command(a),
     }
+}
+
+fn shape(blocks: usize, filters: usize) -> anyhow::Result<Shape> {
+    if blocks == 0 || filters == 0 {
+        anyhow::bail!("blocks and filters must be at least 1");
+    }
+    Ok(Shape { blocks, filters })
+}
+
+fn run_command(a: RunArgs) -> anyhow::Result<()> {
+    if a.games == 0 || a.sims == 0 || a.common.gate_games == 0 {
+        anyhow::bail!("games, sims and gate-games must be at least 1");
+    }
+    let c = &a.common;
     run(&RunConfig {
-        out: a.out,
+        out: a.out.clone(),
         generations: a.generations,
-        shape: Shape {
-            blocks: a.blocks,
-            filters: a.filters,
-        },
+        shape: shape(a.blocks, a.filters)?,
         games: a.games,
         sims: a.sims,
         full_share: a.full_share.clamp(0.05, 1.0),
         parallel: a.parallel.max(1),
-        window: a.window.max(1),
-        train: TrainConfig {
-            steps: a.train_steps,
-            batch: a.batch.max(1),
-            learning_rate: a.learning_rate,
-            weight_decay: a.weight_decay,
-        },
-        gate_games: a.gate_games,
-        gate_sims: a.gate_sims.max(1),
+        window: c.window.max(1),
+        train: c.train(),
+        gate_games: c.gate_games,
+        gate_sims: c.gate_sims.max(1),
+        accept: c.accept,
         attempts: a.attempts.max(1),
-        seed: a.seed,
-        quiet: a.quiet,
+        seed: c.seed,
+        quiet: c.quiet,
     })
+}
+
+fn warm_command(a: WarmArgs) -> anyhow::Result<()> {
+    if a.games == 0 || a.depth == 0 || a.common.gate_games == 0 {
+        anyhow::bail!("games, depth and gate-games must be at least 1");
+    }
+    let c = &a.common;
+    let mut warm = WarmConfig::new(a.games, a.depth, c.seed);
+    warm.result_weight = a.result_weight.clamp(0.0, 1.0);
+    let gen = warm_start(&WarmRun {
+        out: a.out.clone(),
+        shape: shape(a.blocks, a.filters)?,
+        warm,
+        train: c.train(),
+        window: c.window.max(1),
+        gate_games: c.gate_games,
+        gate_sims: c.gate_sims.max(1),
+        accept: c.accept,
+        quiet: c.quiet,
+    })?;
+    tracing::info!("generation {gen} saved");
+    Ok(())
 }

@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use zero::{generation_file, Model, Net, Shape};
 
 use crate::games::{play, PlayConfig, Sample};
+use crate::replay::{load_window, push_round};
 use crate::train::{train, TrainConfig};
+use crate::warm::{label_games, WarmConfig};
 
 #[derive(Clone, Debug)]
 pub struct RunConfig {
@@ -28,6 +30,8 @@ pub struct RunConfig {
     pub train: TrainConfig,
     pub gate_games: usize,
     pub gate_sims: u32,
+    /// The gating score a candidate needs (and 1.3 wins per loss).
+    pub accept: f64,
     /// Attempts at beating the current generation before the run gives up.
     pub attempts: u32,
     pub seed: u64,
@@ -38,9 +42,12 @@ pub struct RunConfig {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Card {
     pub generation: u32,
+    /// What trained it: self-play, or the warm start from alpha-beta's games.
+    #[serde(default)]
+    pub source: String,
     pub blocks: usize,
     pub filters: usize,
-    /// Self-play games and samples that trained it (all rounds since the previous generation).
+    /// Games and samples that trained it (all rounds since the previous generation).
     pub games: usize,
     pub samples: usize,
     pub train_steps: usize,
@@ -128,32 +135,67 @@ pub fn gate(
     tally
 }
 
+/// The paper's rule: 1.3 wins per loss, and (ours) a score of at least `min_score`.
+pub fn accepted(tally: &Tally, min_score: f64) -> bool {
+    tally.games() > 0
+        && tally.score() >= min_score
+        && f64::from(tally.wins) >= 1.3 * f64::from(tally.losses)
+}
+
+/// The last generation in `out`, after writing generation 0 (a random network) if there is none.
+fn last_or_random(out: &Path, shape: Shape, seed: u64) -> anyhow::Result<u32> {
+    std::fs::create_dir_all(out)?;
+    if let Some(g) = last_generation(out) {
+        return Ok(g);
+    }
+    let model = Model::random(shape, seed);
+    model.save(&generation_file(out, 0))?;
+    write_card(
+        out,
+        &Card {
+            generation: 0,
+            source: "random".into(),
+            blocks: shape.blocks,
+            filters: shape.filters,
+            fingerprint: model.fingerprint(),
+            ..Card::default()
+        },
+    )?;
+    Ok(0)
+}
+
+/// Saves an accepted candidate as generation `card.generation`, with its card (the card's
+/// fingerprint is taken here), and loads it back: what the planner will load is what training
+/// continues from.
+fn save_generation(out: &Path, candidate: &Model, mut card: Card) -> anyhow::Result<Model> {
+    candidate.save(&generation_file(out, card.generation))?;
+    card.fingerprint = candidate.fingerprint();
+    write_card(out, &card)?;
+    Ok(zero::load_generation(out, card.generation)?)
+}
+
+/// Keeps a round of samples on disk for a resumed run; failing to costs only that.
+fn persist_round(cfg_out: &Path, round: &[Sample], window: usize) {
+    if let Err(e) = push_round(cfg_out, round, window) {
+        tracing::warn!("the replay round was not saved: {e}");
+    }
+}
+
 /// Runs the loop until `cfg.generations` generations exist (generation 0 is the random net).
 pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
-    std::fs::create_dir_all(&cfg.out)?;
-    let mut gen = match last_generation(&cfg.out) {
-        Some(g) => g,
-        None => {
-            let model = Model::random(cfg.shape, cfg.seed);
-            model.save(&generation_file(&cfg.out, 0))?;
-            write_card(
-                &cfg.out,
-                &Card {
-                    generation: 0,
-                    blocks: cfg.shape.blocks,
-                    filters: cfg.shape.filters,
-                    fingerprint: model.fingerprint(),
-                    ..Card::default()
-                },
-            )?;
-            0
-        }
-    };
+    let mut gen = last_or_random(&cfg.out, cfg.shape, cfg.seed)?;
     let mut current = zero::load_generation(&cfg.out, gen)?;
     let mut elo = read_card(&cfg.out, gen).map(|c| c.elo).unwrap_or(0.0);
     let train_device = zero::model::cpu().autodiff();
     let mut net: Net = zero::model::load_net(&generation_file(&cfg.out, gen), &train_device)?;
-    let mut window: Vec<Vec<Sample>> = Vec::new();
+    let mut window: Vec<Vec<Sample>> = load_window(&cfg.out, cfg.window);
+    if !window.is_empty() {
+        tracing::info!(
+            "resuming with {} replay rounds ({} samples)",
+            window.len(),
+            window.iter().map(Vec::len).sum::<usize>()
+        );
+    }
     let mut attempt = 0u32;
     let (mut games, mut samples, mut steps) = (0usize, 0usize, 0usize);
     let (mut selfplay_s, mut training_s) = (0.0f64, 0.0f64);
@@ -190,6 +232,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         selfplay_s += t.elapsed().as_secs_f64();
         games += finished.len();
         samples += round.len();
+        persist_round(&cfg.out, &round, cfg.window);
         window.push(round);
         if window.len() > cfg.window {
             window.remove(0);
@@ -216,9 +259,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             round_seed,
             cfg.quiet,
         );
-        let accepted = tally.score() >= 0.55
-            && f64::from(tally.wins) >= 1.3 * f64::from(tally.losses)
-            && tally.games() > 0;
+        let accepted = accepted(&tally, cfg.accept);
         tracing::info!(
             "generation {} attempt {}: {} samples in the window, value loss {:.3}, policy loss {:.3}; candidate {} -> {}",
             gen + 1,
@@ -240,11 +281,12 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         }
         gen += 1;
         elo += tally.elo();
-        candidate.save(&generation_file(&cfg.out, gen))?;
-        write_card(
+        current = save_generation(
             &cfg.out,
-            &Card {
+            &candidate,
+            Card {
                 generation: gen,
+                source: "self-play".into(),
                 blocks: cfg.shape.blocks,
                 filters: cfg.shape.filters,
                 games,
@@ -260,14 +302,104 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
                 elo,
                 value_loss: losses.value,
                 policy_loss: losses.policy,
-                fingerprint: candidate.fingerprint(),
+                fingerprint: Vec::new(),
             },
         )?;
-        // The saved file is what the planner will load: continue from exactly that.
-        current = zero::load_generation(&cfg.out, gen)?;
         attempt = 0;
         (games, samples, steps) = (0, 0, 0);
         (selfplay_s, training_s) = (0.0, 0.0);
     }
     Ok(())
+}
+
+/// What `zero-train warm` does.
+#[derive(Clone, Debug)]
+pub struct WarmRun {
+    pub out: PathBuf,
+    pub shape: Shape,
+    pub warm: WarmConfig,
+    pub train: TrainConfig,
+    /// The warm positions join the replay window of the self-play rounds after them.
+    pub window: usize,
+    pub gate_games: usize,
+    pub gate_sims: u32,
+    pub accept: f64,
+    pub quiet: bool,
+}
+
+/// Trains the last generation on positions labelled by alpha-beta and gates the result against
+/// it; returns the new generation. The positions stay in the replay window either way.
+pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
+    let gen = last_or_random(&cfg.out, cfg.shape, cfg.warm.seed)?;
+    let current = zero::load_generation(&cfg.out, gen)?;
+    let elo = read_card(&cfg.out, gen).map(|c| c.elo).unwrap_or(0.0);
+    let t = Instant::now();
+    let b = bar(cfg.warm.games as u64, "alpha-beta", cfg.quiet);
+    let samples = label_games(&cfg.warm, || b.inc(1));
+    b.finish_and_clear();
+    let label_s = t.elapsed().as_secs_f64();
+    tracing::info!(
+        "{} positions from {} alpha-beta games at depth {} in {label_s:.0} s",
+        samples.len(),
+        cfg.warm.games,
+        cfg.warm.depth
+    );
+    persist_round(&cfg.out, &samples, cfg.window);
+    let t = Instant::now();
+    let device = zero::model::cpu().autodiff();
+    let net: Net = zero::model::load_net(&generation_file(&cfg.out, gen), &device)?;
+    let b = bar(cfg.train.steps as u64, "train", cfg.quiet);
+    let (net, losses) = train(net, &samples, &cfg.train, cfg.warm.seed, |_, l| {
+        b.inc(1);
+        b.set_message(format!("value {:.3} policy {:.3}", l.value, l.policy));
+    });
+    b.finish_and_clear();
+    let training_s = t.elapsed().as_secs_f64();
+    let candidate = Model::from_net(net);
+    let tally = gate(
+        &candidate,
+        &current,
+        cfg.gate_games,
+        cfg.gate_sims,
+        cfg.warm.seed,
+        cfg.quiet,
+    );
+    tracing::info!(
+        "warm-started candidate against generation {gen}: {}",
+        tally.summary()
+    );
+    if !accepted(&tally, cfg.accept) {
+        anyhow::bail!(
+            "the warm-started candidate did not beat generation {gen} ({}); its positions stay in the replay window",
+            tally.summary()
+        );
+    }
+    save_generation(
+        &cfg.out,
+        &candidate,
+        Card {
+            generation: gen + 1,
+            source: format!(
+                "warm start: {} alpha-beta games at depth {}",
+                cfg.warm.games, cfg.warm.depth
+            ),
+            blocks: cfg.shape.blocks,
+            filters: cfg.shape.filters,
+            games: cfg.warm.games,
+            samples: samples.len(),
+            train_steps: cfg.train.steps,
+            selfplay_s: label_s,
+            training_s,
+            gate_games: tally.games(),
+            gate_wins: tally.wins,
+            gate_draws: tally.draws,
+            gate_losses: tally.losses,
+            gate_score: tally.score(),
+            elo: elo + tally.elo(),
+            value_loss: losses.value,
+            policy_loss: losses.policy,
+            fingerprint: Vec::new(),
+        },
+    )?;
+    Ok(gen + 1)
 }

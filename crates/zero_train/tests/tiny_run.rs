@@ -2,8 +2,19 @@
 //! training step, one gating match; whatever the match says, the run's files load.
 
 use zero_train::games::{play, PlayConfig};
-use zero_train::run::{gate, last_generation, read_card, run, RunConfig};
+use zero_train::replay::load_window;
+use zero_train::run::{gate, last_generation, read_card, run, warm_start, RunConfig, WarmRun};
 use zero_train::train::TrainConfig;
+use zero_train::warm::WarmConfig;
+
+fn tiny_training() -> TrainConfig {
+    TrainConfig {
+        steps: 1,
+        batch: 32,
+        learning_rate: 1e-3,
+        weight_decay: 1e-4,
+    }
+}
 
 #[test]
 fn a_tiny_run_writes_loadable_generations() {
@@ -20,14 +31,10 @@ fn a_tiny_run_writes_loadable_generations() {
         full_share: 1.0,
         parallel: 4,
         window: 1,
-        train: TrainConfig {
-            steps: 1,
-            batch: 32,
-            learning_rate: 1e-3,
-            weight_decay: 1e-4,
-        },
+        train: tiny_training(),
         gate_games: 2,
         gate_sims: 4,
+        accept: 0.55,
         attempts: 1,
         seed: 3,
         quiet: true,
@@ -44,6 +51,44 @@ fn a_tiny_run_writes_loadable_generations() {
         for (a, b) in fp.iter().zip(&card.fingerprint) {
             assert!((a - b).abs() < 0.02);
         }
+    }
+    // The self-play round is on disk for a resumed run.
+    let window = load_window(dir.path(), 1);
+    assert_eq!(window.len(), 1);
+    assert!(!window[0].is_empty());
+}
+
+#[test]
+fn a_tiny_warm_start_labels_positions_and_gates() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut warm = WarmConfig::new(2, 2, 4);
+    warm.max_plies = 24;
+    warm.threads = 1;
+    let outcome = warm_start(&WarmRun {
+        out: dir.path().to_path_buf(),
+        shape: zero::Shape {
+            blocks: 1,
+            filters: 8,
+        },
+        warm,
+        train: tiny_training(),
+        window: 2,
+        gate_games: 2,
+        gate_sims: 4,
+        accept: 0.0,
+        quiet: true,
+    });
+    let window = load_window(dir.path(), 2);
+    assert_eq!(window.len(), 1, "the labelled positions are kept");
+    assert!(window[0].iter().all(|s| s.policy.len() == 1));
+    match outcome {
+        Ok(g) => {
+            assert_eq!(g, 1);
+            let card = read_card(dir.path(), 1).expect("card");
+            assert!(card.source.starts_with("warm start"), "{}", card.source);
+            zero::load_generation(dir.path(), 1).expect("loads");
+        }
+        Err(e) => assert!(e.to_string().contains("did not beat"), "{e}"),
     }
 }
 
