@@ -48,6 +48,10 @@ pub struct Args {
     /// The ladder picture (SVG). Default: `ladder.svg` in `--out`, or here.
     #[arg(long)]
     plot: Option<PathBuf>,
+    /// With `--ladder`: each level plays only the levels at most SPAN places above or below it
+    /// in rank order (the ratings stay connected through the chain). Default: every level.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    span: Option<u32>,
 }
 
 /// A game to play: which pair of planners and which pairing of their match.
@@ -205,6 +209,8 @@ pub struct LadderArgs<'a> {
     pub max_plies: usize,
     pub out: Option<&'a Path>,
     pub plot: PathBuf,
+    /// Pairs at most this many places apart in rank order (None: all pairs).
+    pub span: Option<usize>,
 }
 
 fn args_ladder(args: &Args) -> LadderArgs<'_> {
@@ -221,6 +227,7 @@ fn args_ladder(args: &Args) -> LadderArgs<'_> {
         max_plies: args.max_plies,
         out: args.out.as_deref(),
         plot,
+        span: args.span.map(|s| s as usize),
     }
 }
 
@@ -235,6 +242,9 @@ pub fn round_robin(
     let mut index = Vec::new();
     for i in 0..specs.len() {
         for j in i + 1..specs.len() {
+            if l.span.is_some_and(|span| j - i > span) {
+                continue;
+            }
             pairs.push((specs[j], specs[i]));
             index.push((j, i));
         }

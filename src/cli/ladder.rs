@@ -6,13 +6,14 @@ use planner::difficulty::load_all;
 use plotters::prelude::*;
 use search::elo::{fit_ratings, Pairing};
 use search::openings::Opening;
+use search::Algorithm;
 
 use super::arena::{round_robin, LadderArgs};
 use super::bad_input;
 
 /// Prints one `pair:` line per pairing (`pair: HIGHER vs LOWER score S (W-D-L)`), then one
 /// `level:` line per level (`level: NAME rank R spec SPEC elo E vs_below S`) and
-/// `plot: PATH`.
+/// `plot: PATH` (and `plot: PATH` of the generations picture when the ladder has `zero` levels).
 pub fn run(l: LadderArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode> {
     let levels = load_all(l.levels).map_err(bad_input)?;
     if levels.len() < 2 {
@@ -56,6 +57,24 @@ pub fn run(l: LadderArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode> 
     }
     draw(&l.plot, &names, &elo).with_context(|| format!("cannot draw {}", l.plot.display()))?;
     println!("plot: {}", l.plot.display());
+    let generations: Vec<(u32, f64)> = levels
+        .iter()
+        .zip(&elo)
+        .filter(|(l, _)| l.spec.algorithm == Algorithm::Zero)
+        .map(|(l, e)| (l.spec.generation, *e))
+        .collect();
+    if !generations.is_empty() {
+        let references: Vec<(String, f64)> = levels
+            .iter()
+            .zip(&elo)
+            .filter(|(l, _)| matches!(l.spec.algorithm, Algorithm::AlphaBeta | Algorithm::Mcts))
+            .map(|(l, e)| (format!("{} ({})", l.name, l.spec), *e))
+            .collect();
+        let path = l.plot.with_file_name("generations.svg");
+        draw_generations(&path, &generations, &references)
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+        println!("plot: {}", path.display());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -115,5 +134,74 @@ fn draw(path: &Path, names: &[String], elo: &[f64]) -> anyhow::Result<()> {
         }))
         .map_err(|e| anyhow::anyhow!("{e}"))?;
     root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(())
+}
+
+/// Elo by network generation, on the ladder's scale, with the alpha-beta and MCTS levels as
+/// horizontal reference lines.
+fn draw_generations(
+    path: &Path,
+    generations: &[(u32, f64)],
+    references: &[(String, f64)],
+) -> anyhow::Result<()> {
+    let all = generations
+        .iter()
+        .map(|g| g.1)
+        .chain(references.iter().map(|r| r.1));
+    let lo = all.clone().fold(f64::INFINITY, f64::min) - 100.0;
+    let hi = all.fold(f64::NEG_INFINITY, f64::max) + 100.0;
+    let last = generations.iter().map(|g| g.0).max().unwrap_or(0) as f64;
+    let root = SVGBackend::new(path, (800, 500)).into_drawing_area();
+    let err = |e: &dyn std::fmt::Display| anyhow::anyhow!("{e}");
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            "AlphaZero generations on the ladder (Elo, easiest level = 0)",
+            ("sans-serif", 22),
+        )
+        .margin(20)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..(last + 0.5), lo..hi)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_labels(generations.len().max(2))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_desc("generation")
+        .y_desc("Elo")
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (k, (name, e)) in references.iter().enumerate() {
+        let colour = Palette99::pick(k + 1).to_rgba();
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(-0.5, *e), (last + 0.5, *e)],
+                6,
+                4,
+                colour.into(),
+            ))
+            .map_err(|e| err(&e))?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour));
+    }
+    let mut points: Vec<(f64, f64)> = generations.iter().map(|&(g, e)| (g as f64, e)).collect();
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    chart
+        .draw_series(LineSeries::new(points.clone(), &BLUE))
+        .map_err(|e| err(&e))?
+        .label("zero:gen=N")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE));
+    chart
+        .draw_series(points.iter().map(|p| Circle::new(*p, 5, BLUE.filled())))
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
     Ok(())
 }

@@ -165,13 +165,15 @@ impl Model {
     }
 }
 
-fn fingerprint_positions() -> Vec<Position> {
+/// Fixed positions: the start with each side to move, a middle game, kings only, and a capture
+/// with kings. All are legal FENs (a test checks that none is dropped).
+pub fn fingerprint_positions() -> Vec<Position> {
     [
         draughts::START_FEN,
         "B:W21-32:B1-12",
-        "W:W18,21-32:B1-11,15",
+        "W:W18,22-32:B1-11,15",
         "W:WK1,K32:BK5",
-        "B:W9,K27:B2,K30,31",
+        "B:W9,K27:B2,K30,23",
     ]
     .iter()
     .filter_map(|f| draughts::parse_fen(f).ok())

@@ -105,6 +105,9 @@ fn a_saved_network_loads_with_the_same_outputs() {
         }
     );
     let (a, b) = (model.fingerprint(), back.fingerprint());
+    // Every fixed position counts: a value and a largest logit each.
+    assert_eq!(zero::model::fingerprint_positions().len(), 5);
+    assert_eq!(a.len(), 10);
     for (x, y) in a.iter().zip(&b) {
         // Half precision on disk.
         assert!((x - y).abs() < 0.02, "{a:?} vs {b:?}");

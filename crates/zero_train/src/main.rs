@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use zero::Shape;
-use zero_train::run::{run, warm_start, RunConfig, WarmRun};
+use zero_train::run::{refresh_cards, run, warm_start, RunConfig, WarmRun};
 use zero_train::train::TrainConfig;
 use zero_train::warm::WarmConfig;
 
@@ -23,6 +23,11 @@ enum Command {
     /// with alpha-beta's move and value) and gates it; the positions also join the replay
     /// window of the self-play rounds that follow.
     Warm(WarmArgs),
+    /// Recomputes the cards' fingerprints in OUT and prints one line per generation.
+    Cards {
+        #[arg(long, default_value = "models")]
+        out: PathBuf,
+    },
 }
 
 #[derive(clap::Args)]
@@ -129,6 +134,24 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Run(a) => run_command(a),
         Command::Warm(a) => warm_command(a),
+        Command::Cards { out } => {
+            for c in refresh_cards(&out)? {
+                println!(
+                    "generation {}: {} | {} games, {} samples, {} steps | gate {}-{}-{} score {:.3} | Elo {:.0}",
+                    c.generation,
+                    &c.source,
+                    c.games,
+                    c.samples,
+                    c.train_steps,
+                    c.gate_wins,
+                    c.gate_draws,
+                    c.gate_losses,
+                    c.gate_score,
+                    c.elo
+                );
+            }
+            Ok(())
+        }
     }
 }
 

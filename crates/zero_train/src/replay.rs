@@ -44,7 +44,10 @@ fn rounds(dir: &Path) -> Vec<u32> {
         .filter_map(|e| e.ok())
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
-            name.strip_prefix("round")?.strip_suffix(".bin")?.parse().ok()
+            name.strip_prefix("round")?
+                .strip_suffix(".bin")?
+                .parse()
+                .ok()
         })
         .collect();
     found.sort_unstable();

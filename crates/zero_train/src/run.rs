@@ -239,7 +239,8 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         }
         // Training.
         let t = Instant::now();
-        let pool: Vec<Sample> = window.iter().flatten().cloned().collect();
+        let pool: Vec<&[Sample]> = window.iter().map(Vec::as_slice).collect();
+        let pool_len: usize = pool.iter().map(|r| r.len()).sum();
         let b = bar(cfg.train.steps as u64, "train", cfg.quiet);
         let (trained, losses) = train(net, &pool, &cfg.train, round_seed, |_, l| {
             b.inc(1);
@@ -264,7 +265,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             "generation {} attempt {}: {} samples in the window, value loss {:.3}, policy loss {:.3}; candidate {} -> {}",
             gen + 1,
             attempt + 1,
-            pool.len(),
+            pool_len,
             losses.value,
             losses.policy,
             tally.summary(),
@@ -349,7 +350,7 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
     let device = zero::model::cpu().autodiff();
     let net: Net = zero::model::load_net(&generation_file(&cfg.out, gen), &device)?;
     let b = bar(cfg.train.steps as u64, "train", cfg.quiet);
-    let (net, losses) = train(net, &samples, &cfg.train, cfg.warm.seed, |_, l| {
+    let (net, losses) = train(net, &[&samples], &cfg.train, cfg.warm.seed, |_, l| {
         b.inc(1);
         b.set_message(format!("value {:.3} policy {:.3}", l.value, l.policy));
     });
@@ -402,4 +403,21 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
         },
     )?;
     Ok(gen + 1)
+}
+
+/// Recomputes every card's fingerprint from its generation's file (after the fixed positions
+/// of [`Model::fingerprint`] change) and returns the cards.
+pub fn refresh_cards(out: &Path) -> anyhow::Result<Vec<Card>> {
+    let Some(last) = last_generation(out) else {
+        anyhow::bail!("no generations in {}", out.display());
+    };
+    let mut cards = Vec::new();
+    for g in 0..=last {
+        let model = zero::load_generation(out, g)?;
+        let mut card = read_card(out, g)?;
+        card.fingerprint = model.fingerprint();
+        write_card(out, &card)?;
+        cards.push(card);
+    }
+    Ok(cards)
 }

@@ -27,10 +27,12 @@ pub struct Losses {
     pub policy: f32,
 }
 
-/// Trains `net` (on an autodiff device) for `cfg.steps` minibatches from `samples`.
+/// Trains `net` (on an autodiff device) for `cfg.steps` minibatches from `rounds` (the replay
+/// window). Each sample is drawn from a round picked uniformly, so that a large round (the warm
+/// start's) does not drown the self-play rounds beside it.
 pub fn train(
     mut net: Net,
-    samples: &[Sample],
+    rounds: &[&[Sample]],
     cfg: &TrainConfig,
     seed: u64,
     mut on_step: impl FnMut(usize, Losses),
@@ -41,16 +43,19 @@ pub fn train(
         .init();
     let mut rng = StdRng::seed_from_u64(seed);
     let mut mean = Losses::default();
-    if samples.is_empty() {
+    let rounds: Vec<&[Sample]> = rounds.iter().copied().filter(|r| !r.is_empty()).collect();
+    let total: usize = rounds.iter().map(|r| r.len()).sum();
+    if total == 0 {
         return (net, mean);
     }
-    let b = cfg.batch.min(samples.len()).max(1);
+    let b = cfg.batch.min(total).max(1);
     for step in 0..cfg.steps {
         let mut x = Vec::with_capacity(b * INPUT_LEN);
         let mut p = Vec::with_capacity(b * ACTIONS);
         let mut z = Vec::with_capacity(b);
         for _ in 0..b {
-            let s = &samples[rng.random_range(0..samples.len())];
+            let round = rounds[rng.random_range(0..rounds.len())];
+            let s = &round[rng.random_range(0..round.len())];
             x.extend_from_slice(&s.input);
             p.extend_from_slice(&s.dense_policy());
             z.push(s.value);

@@ -75,7 +75,7 @@ pub fn label_games(cfg: &WarmConfig, on_game: impl Fn() + Sync) -> Vec<Sample> {
 fn label_game(ab: &mut AlphaBeta, cfg: &WarmConfig, i: usize) -> Vec<Sample> {
     let openings = built_in();
     let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-    let mut game = if i % 2 == 0 || openings.is_empty() {
+    let mut game = if i.is_multiple_of(2) || openings.is_empty() {
         Game::new()
     } else {
         openings[(i / 2) % openings.len()].game()

@@ -157,7 +157,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         let ply = game.moves().len();
         let side = game.position().side_to_move();
         let outcome = search(running, game, goal_spec, shared).await;
-        if let Some(decision) = outcome {
+        if let Some((decision, algorithm)) = outcome {
             let p = decision.win_probability as f32;
             // A new game (fewer plies than last time) starts the change afresh.
             let change = match last_probability {
@@ -174,7 +174,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
                 nodes: decision.stats.nodes.max(decision.stats.sims),
                 elapsed_s: decision.stats.elapsed.as_secs_f32(),
                 best_move_text: decision.best.text(),
-                algorithm: goal_spec.algorithm.name().to_string(),
+                algorithm,
                 ..Evaluation::default()
             };
             e.header.stamp = node.now();
@@ -213,12 +213,13 @@ fn goal_planner(
 }
 
 /// Runs one search on a blocking thread, forwarding progress as feedback, and ends the goal.
+/// Returns the decision of a goal that succeeded, with the algorithm that made it.
 async fn search(
     goal: RunningGoal<PlanMove>,
     game: Game,
     spec: PlannerSpec,
     planner: Shared,
-) -> Option<Decision> {
+) -> Option<(Decision, String)> {
     let started = Instant::now();
     let (tx, mut progress) = mpsc::unbounded_channel::<Progress>();
     let control = Control {
@@ -230,7 +231,9 @@ async fn search(
     let limits = spec.limits;
     let mut task = tokio::task::spawn_blocking(move || {
         let mut planner = planner.lock().unwrap_or_else(|p| p.into_inner());
-        planner.choose(&game, &limits, &control)
+        // The planner that plays may not be the one asked for (a network generation that
+        // would not load is replaced by alpha-beta): the result names the one that played.
+        (planner.name(), planner.choose(&game, &limits, &control))
     });
     let mut last_feedback = Instant::now() - FEEDBACK_PERIOD;
     let joined = loop {
@@ -254,8 +257,13 @@ async fn search(
             }
         }
     };
+    let (played_by, joined) = match joined {
+        Ok((name, chosen)) => (name, Ok(chosen)),
+        Err(e) => (spec.to_string(), Err(e)),
+    };
+    let algorithm = played_by.split(':').next().unwrap_or_default().to_string();
     let mut result = PlanMove_Result {
-        algorithm: spec.algorithm.name().to_string(),
+        algorithm: algorithm.clone(),
         elapsed_s: started.elapsed().as_secs_f32(),
         ..PlanMove_Result::default()
     };
@@ -267,13 +275,16 @@ async fn search(
             result.win_probability = decision.win_probability as f32;
             result.depth = decision.stats.depth;
             result.nodes = decision.stats.nodes.max(decision.stats.sims);
+            if algorithm != spec.algorithm.name() {
+                result.message = format!("{spec} is not available: {played_by} played instead");
+            }
             if cancelled {
                 result.message = "cancelled; the best move so far".into();
                 goal.canceled(result);
                 return None;
             }
             goal.succeed(result);
-            Some(decision)
+            Some((decision, algorithm))
         }
         Ok(Err(e)) => {
             result.message = e.to_string();

@@ -121,3 +121,44 @@ async fn a_limit_the_algorithm_does_not_have_is_a_clear_error() {
     let err = planner::node::run(n).await.expect_err("refused");
     assert!(err.to_string().contains("depth"), "{err}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_generation_that_will_not_load_is_replaced_by_alpha_beta() {
+    let d = domain(19);
+    start_planner(
+        d,
+        &[
+            "-p",
+            "algorithm:=zero",
+            "-p",
+            "generation:=987",
+            "-p",
+            "sims:=50",
+        ],
+    );
+    let mut me = node("arbiter", d, &[]);
+    let client = me
+        .action_client::<PlanMove>("/planner/plan")
+        .expect("client");
+    let start = Position::start();
+    let goal = client
+        .send_goal(
+            PlanMove_Goal {
+                position: position_msg(&start),
+                time_budget_s: 0.2,
+                ..PlanMove_Goal::default()
+            },
+            Duration::from_secs(20),
+        )
+        .await
+        .expect("accepted");
+    let (outcome, result) = goal.result(Duration::from_secs(20)).await.expect("result");
+    assert_eq!(outcome, GoalOutcome::Succeeded, "{}", result.message);
+    assert!(find_move(&start, &result.best_move).is_ok(), "{result:?}");
+    assert_eq!(result.algorithm, "alphabeta");
+    assert!(
+        result.message.contains("zero") && result.message.contains("alphabeta"),
+        "{}",
+        result.message
+    );
+}
