@@ -216,8 +216,10 @@ impl PlannerSpec {
             "seed" => self.seed = count(value)?,
             "gen" => {
                 let n = count(value)?;
-                if !(1..=999).contains(&n) {
-                    return Err(bad("gen must be a generation from 1 to 999"));
+                if !(0..=999).contains(&n) {
+                    return Err(bad(
+                        "gen must be a generation from 0 (the untrained network) to 999",
+                    ));
                 }
                 self.generation = n as u32;
             }
