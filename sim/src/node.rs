@@ -272,7 +272,7 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
                     tracing::debug!("{e}");
                 }
             }
-            _ = shutdown() => {
+            _ = ros::shutdown_signal() => {
                 tracing::info!("sim stopping");
                 break Ok(());
             }
@@ -318,27 +318,4 @@ fn set_up_board(shared: &Shared, settings: &Settings, state: &GameState) {
         &position,
         robot_color(&settings.board),
     );
-}
-
-/// Ctrl-C or SIGTERM (what `ros2 launch` and our launcher send).
-async fn shutdown() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = term.recv() => {}
-                    _ = tokio::signal::ctrl_c() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }

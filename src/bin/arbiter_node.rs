@@ -4,6 +4,6 @@
 async fn main() -> anyhow::Result<()> {
     let node = ros::Node::from_env("arbiter")?;
     ros::logging::init(&node);
-    arbiter::node::run(node).await?;
+    ros::until_shutdown("arbiter", arbiter::node::run(node)).await?;
     Ok(())
 }

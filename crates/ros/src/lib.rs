@@ -28,6 +28,7 @@ pub mod qos;
 pub mod r2r_backend;
 mod retry;
 pub mod service;
+mod shutdown;
 mod wire;
 
 pub use action::GoalOutcome;
@@ -47,3 +48,4 @@ pub use r2r_backend::{
 };
 #[cfg(not(feature = "r2r"))]
 pub use service::{RequestId, ServiceClient, ServiceServer};
+pub use shutdown::{shutdown_signal, until_shutdown};
