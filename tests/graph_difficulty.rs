@@ -1,7 +1,8 @@
 //! The `difficulty` launch argument swaps the planner: launched at two levels one after the
 //! other, the planner node runs each level's algorithm (config/difficulty/LEVEL.yaml: novice is
 //! the greedy heuristic, master alpha-beta), as its evaluations say, and the arbiter reports the
-//! level in /game/state.
+//! level in /game/state. A generation level (gen4) runs the AlphaZero planner on its shipped
+//! network.
 
 mod graph_support;
 
@@ -35,4 +36,5 @@ async fn the_difficulty_argument_selects_the_planner() {
     let _one = serial().await;
     robot_move_at(6, "novice", "heuristic").await;
     robot_move_at(7, "master", "alphabeta").await;
+    robot_move_at(8, "gen4", "zero").await;
 }

@@ -252,3 +252,24 @@ fn the_project_launch_files_load() {
         assert!(repo().join(f).is_file(), "{f}");
     }
 }
+
+#[test]
+fn every_difficulty_level_is_a_choice_of_the_launch_argument() {
+    let launch =
+        std::fs::read_to_string(repo().join("launch/nodes.launch.xml")).expect("launch file");
+    let mut choices: Vec<String> = launch
+        .split("<choice value=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next().map(str::to_string))
+        .collect();
+    let mut levels: Vec<String> = std::fs::read_dir(repo().join("config/difficulty"))
+        .expect("levels")
+        .filter_map(|e| {
+            let path = e.ok()?.path();
+            (path.extension()? == "yaml").then(|| path.file_stem()?.to_str().map(str::to_string))?
+        })
+        .collect();
+    choices.sort();
+    levels.sort();
+    assert_eq!(choices, levels);
+}
