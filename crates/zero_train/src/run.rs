@@ -20,6 +20,7 @@ use crate::warm::{label_games, WarmConfig};
 pub struct RunConfig {
     pub out: PathBuf,
     pub generations: u32,
+    /// The shape of generation 0 when `out` has none (each later one keeps its parent's).
     pub shape: Shape,
     pub games: usize,
     pub sims: u32,
@@ -175,8 +176,8 @@ fn save_generation(out: &Path, candidate: &Model, mut card: Card) -> anyhow::Res
 }
 
 /// Keeps a round of samples on disk for a resumed run; failing to costs only that.
-fn persist_round(cfg_out: &Path, round: &[Sample], window: usize) {
-    if let Err(e) = push_round(cfg_out, round, window) {
+fn persist_round(out: &Path, round: &[Sample], window: usize) {
+    if let Err(e) = push_round(out, round, window) {
         tracing::warn!("the replay round was not saved: {e}");
     }
 }
@@ -288,8 +289,8 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             Card {
                 generation: gen,
                 source: "self-play".into(),
-                blocks: cfg.shape.blocks,
-                filters: cfg.shape.filters,
+                blocks: candidate.shape().blocks,
+                filters: candidate.shape().filters,
                 games,
                 samples,
                 train_steps: steps,
@@ -384,8 +385,8 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
                 "warm start: {} alpha-beta games at depth {}",
                 cfg.warm.games, cfg.warm.depth
             ),
-            blocks: cfg.shape.blocks,
-            filters: cfg.shape.filters,
+            blocks: candidate.shape().blocks,
+            filters: candidate.shape().filters,
             games: cfg.warm.games,
             samples: samples.len(),
             train_steps: cfg.train.steps,
