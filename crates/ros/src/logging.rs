@@ -86,13 +86,20 @@ pub(crate) fn stderr_filter(ours: Option<Level>) -> EnvFilter {
     })
 }
 
-/// Dependencies only warn, except RustDDS, whose warnings about peers that have no locator
-/// are routine on a loopback-only graph; ros2-client's echo of each `/rosout` line is dropped.
+/// Dependencies only warn, except the DDS layers' internals. RustDDS warns about peers that
+/// have no locator (routine on a loopback-only graph) and, when a node shuts down, logs errors
+/// about endpoints and multicast groups it tears down after the participant; ros2-client logs
+/// that its spinner has already stopped. None of it is the user's business (`RUST_LOG` brings
+/// it back). ros2-client's echo of each `/rosout` line is dropped.
 fn crate_filter(level: Level) -> String {
     let l = level.as_str().to_ascii_lowercase();
     OURS.iter()
         .map(|c| format!("{c}={l}"))
-        .chain(["rustdds=error".into(), "ros2_client::rosout=off".into()])
+        .chain([
+            "rustdds=off".into(),
+            "ros2_client::node=off".into(),
+            "ros2_client::rosout=off".into(),
+        ])
         .collect::<Vec<_>>()
         .join(",")
 }
