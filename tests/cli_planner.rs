@@ -182,3 +182,54 @@ fn ladder_rates_levels_and_draws_the_picture() {
     let svg = std::fs::read_to_string(&plot).expect("plot written");
     assert!(svg.starts_with("<svg") && svg.contains("top"), "{svg}");
 }
+
+#[test]
+fn a_ladder_with_a_span_pairs_only_neighbours_and_plots_the_generations() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let levels = dir.join("levels");
+    std::fs::create_dir_all(&levels).expect("dir");
+    let level = |name: &str, rank: u32, body: &str| {
+        std::fs::write(
+            levels.join(format!("{name}.yaml")),
+            format!("/**:\n  ros__parameters:\n    rank: {rank}\n{body}"),
+        )
+        .expect("write");
+    };
+    level("low", 1, "    algorithm: random\n");
+    level("mid", 2, "    algorithm: heuristic\n");
+    level("top", 3, "    algorithm: alphabeta\n    depth: 2\n");
+    level(
+        "net",
+        4,
+        "    algorithm: zero\n    generation: 0\n    sims: 8\n",
+    );
+    let plot = dir.join("ladder.svg");
+    let o = cli(&[
+        "arena",
+        "--ladder",
+        "--span",
+        "1",
+        "--levels",
+        levels.to_str().expect("utf-8"),
+        "--games",
+        "2",
+        "--plot",
+        plot.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let pairs: Vec<&str> = out.lines().filter(|l| l.starts_with("pair: ")).collect();
+    assert_eq!(pairs.len(), 3, "{out}");
+    assert!(
+        pairs.iter().any(|l| l.starts_with("pair: net vs top ")),
+        "{out}"
+    );
+    assert!(
+        !pairs.iter().any(|l| l.starts_with("pair: top vs low ")),
+        "{out}"
+    );
+    let generations = dir.join("generations.svg");
+    let svg = std::fs::read_to_string(&generations).expect("generations plot written");
+    assert!(svg.contains("zero:gen=N") && svg.contains("top"), "{svg}");
+}
