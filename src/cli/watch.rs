@@ -3,6 +3,8 @@
 //! Each game gets a fresh launch (the sim's board cannot be reset in place); the moves, the
 //! events and what the robot says go to stdout, the PDN the arbiter archived is named at the end.
 //! `--timings` also measures, for each robot move, confirm press -> planning -> first arm motion.
+//! Games differ: in game N the simulated human follows the Nth of the built-in openings with
+//! distinct first moves while the game does (and its planner gets seed + N).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,7 +15,7 @@ use checkers_msgs::convert::position_from_msg;
 use checkers_msgs::msg::{BoardOccupancy, GameState};
 use checkers_msgs::sensor_msgs::msg::JointState;
 use checkers_msgs::srv::HumanMove_Request;
-use draughts::Game;
+use draughts::{Game, Move};
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
 use ros::{Node, Qos};
@@ -69,6 +71,22 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         })
 }
 
+/// The opening's move at `ply` when the game has followed the opening so far (its position is
+/// the opening's position at that ply).
+fn opening_move(
+    opening: &search::openings::Opening,
+    ply: u32,
+    pos: &draughts::Position,
+) -> Option<Move> {
+    let k = ply as usize;
+    let mv = *opening.moves.get(k)?;
+    let mut game = Game::from_position(opening.start);
+    for m in &opening.moves[..k] {
+        game.play(m).ok()?;
+    }
+    (game.position() == pos).then_some(mv)
+}
+
 async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("finding this executable")?;
     let cwd = std::env::current_dir().context("reading the working directory")?;
@@ -93,14 +111,18 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
     bar.set_prefix(n.to_string());
     bar.enable_steady_tick(Duration::from_millis(200));
     bar.set_message("starting the simulated robot");
-    let ready = client.wait_ready(WAIT).await;
-    if let Err(e) = ready {
+    if let Err(e) = client.wait_ready(WAIT).await {
         bar.finish_and_clear();
         bail!(
             "{e:#} (launch log: {})",
             run_dir.join("launch.log").display()
         );
     }
+    // One opening per first move, so that consecutive games start differently even where the
+    // robot leaves the opening at its first reply.
+    let mut openings = search::openings::built_in();
+    openings.dedup_by(|a, b| a.moves.first() == b.moves.first());
+    let opening = openings.get((n as usize - 1) % openings.len().max(1));
     let timings = if args.timings {
         Some(Timings::start(domain)?)
     } else {
@@ -121,7 +143,11 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         }
     });
     let started = Instant::now();
-    let mut human = spec.build();
+    let mut human = search::PlannerSpec {
+        seed: spec.seed.wrapping_add(u64::from(n)),
+        ..*spec
+    }
+    .build();
     let mut state = client
         .wait_state(WAIT, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
         .await?;
@@ -144,10 +170,14 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
             break;
         }
         let pos = position_from_msg(&state.position).context("the arbiter's position")?;
-        let d = human
-            .choose(&Game::from_position(pos), &spec.limits, &Control::default())
-            .map_err(|e| anyhow::anyhow!("the opponent's planner: {e}"))?;
-        let text = d.best.text();
+        let text = match opening.and_then(|o| opening_move(o, state.ply, &pos)) {
+            Some(mv) => mv.text(),
+            None => human
+                .choose(&Game::from_position(pos), &spec.limits, &Control::default())
+                .map_err(|e| anyhow::anyhow!("the opponent's planner: {e}"))?
+                .best
+                .text(),
+        };
         client
             .human_move(&text, HumanMove_Request::ERROR_NONE, true)
             .await?;
