@@ -75,9 +75,12 @@ pub fn parse_position(fen: &str) -> anyhow::Result<Position> {
     parse_fen(fen).map_err(bad_input)
 }
 
+/// Warnings and errors on stderr, except the DDS layers' internals (RustDDS's loopback
+/// discovery chatter and teardown errors, ros2-client's notes), which are not the user's
+/// business; `RUST_LOG` replaces the whole filter.
 pub fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rustdds=off,ros2_client=off"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
