@@ -142,22 +142,36 @@ fn arena_plays_scores_and_saves_every_game() {
     }
 }
 
+/// Writes difficulty level `name` (a params file with `rank` and `body`) into `levels`.
+fn write_level(levels: &std::path::Path, name: &str, rank: u32, body: &str) {
+    std::fs::write(
+        levels.join(format!("{name}.yaml")),
+        format!("/**:\n  ros__parameters:\n    rank: {rank}\n{body}"),
+    )
+    .expect("write");
+}
+
+/// A temporary directory with `levels/` holding three levels: low (random), mid (heuristic)
+/// and top (alpha-beta at depth 2).
+fn three_levels() -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let levels = tmp.path().join("levels");
+    std::fs::create_dir_all(&levels).expect("dir");
+    write_level(&levels, "low", 1, "    algorithm: random\n");
+    write_level(&levels, "mid", 2, "    algorithm: heuristic\n");
+    write_level(
+        &levels,
+        "top",
+        3,
+        "    algorithm: alphabeta\n    depth: 2\n",
+    );
+    (tmp, levels)
+}
+
 #[test]
 fn ladder_rates_levels_and_draws_the_picture() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let (tmp, levels) = three_levels();
     let dir = tmp.path();
-    let levels = dir.join("levels");
-    std::fs::create_dir_all(&levels).expect("dir");
-    let level = |name: &str, rank: u32, body: &str| {
-        std::fs::write(
-            levels.join(format!("{name}.yaml")),
-            format!("/**:\n  ros__parameters:\n    rank: {rank}\n{body}"),
-        )
-        .expect("write");
-    };
-    level("low", 1, "    algorithm: random\n");
-    level("mid", 2, "    algorithm: heuristic\n");
-    level("top", 3, "    algorithm: alphabeta\n    depth: 2\n");
     let plot = dir.join("ladder.svg");
     let o = cli(&[
         "arena",
@@ -185,21 +199,10 @@ fn ladder_rates_levels_and_draws_the_picture() {
 
 #[test]
 fn a_ladder_with_a_span_pairs_only_neighbours_and_plots_the_generations() {
-    let tmp = tempfile::tempdir().expect("temp dir");
+    let (tmp, levels) = three_levels();
     let dir = tmp.path();
-    let levels = dir.join("levels");
-    std::fs::create_dir_all(&levels).expect("dir");
-    let level = |name: &str, rank: u32, body: &str| {
-        std::fs::write(
-            levels.join(format!("{name}.yaml")),
-            format!("/**:\n  ros__parameters:\n    rank: {rank}\n{body}"),
-        )
-        .expect("write");
-    };
-    level("low", 1, "    algorithm: random\n");
-    level("mid", 2, "    algorithm: heuristic\n");
-    level("top", 3, "    algorithm: alphabeta\n    depth: 2\n");
-    level(
+    write_level(
+        &levels,
         "net",
         4,
         "    algorithm: zero\n    generation: 0\n    sims: 8\n",
