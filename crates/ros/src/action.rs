@@ -370,6 +370,7 @@ impl<A: ActionInterface> ActionClient<A> {
                 waited: timeout,
             });
         }
+        self.inner.set_mapping(self.server.mapping());
         let sent = tokio::time::timeout_at(deadline, self.inner.async_send_goal(Wire(goal))).await;
         let (id, response) = match sent {
             Err(_) => {

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use ros2_client::dds::rustdds::DomainParticipant;
+use ros2_client::ServiceMapping;
 use tokio::time::Instant;
 
 /// How often the discovery database is read while waiting.
@@ -48,6 +49,31 @@ impl Peers {
                 part("rr", "cancel_goal", "Reply"),
                 part("rt", "feedback", ""),
             ],
+        }
+    }
+
+    /// How the servers found on the first request topic expect requests: Cyclone when every
+    /// one of them is an rmw_cyclonedds_cpp reader (vendor id 01.10 leads its GUID), which reads
+    /// its request id from a header in the payload; Enhanced otherwise (rmw_fastrtps_cpp,
+    /// rmw_connextdds and ros2-client). See docs/ros2-interop.md.
+    fn mapping(&self, dp: &DomainParticipant) -> ServiceMapping {
+        let Some(topic) = self.readers.first() else {
+            return ServiceMapping::Enhanced;
+        };
+        let mut servers = dp
+            .discovered_readers()
+            .into_iter()
+            .filter(|r| &r.subscription_topic_data.topic_name == topic)
+            .peekable();
+        if servers.peek().is_some()
+            && servers.all(|r| {
+                let prefix: &[u8] = r.reader_proxy.remote_reader_guid.prefix.as_ref();
+                prefix.starts_with(&[0x01, 0x10])
+            })
+        {
+            ServiceMapping::Cyclone
+        } else {
+            ServiceMapping::Enhanced
         }
     }
 
@@ -92,6 +118,7 @@ pub(crate) struct ServerWatch {
     participant: DomainParticipant,
     peers: Peers,
     found: AtomicBool,
+    cyclone: AtomicBool,
 }
 
 impl std::fmt::Debug for ServerWatch {
@@ -109,6 +136,7 @@ impl ServerWatch {
             participant,
             peers,
             found: AtomicBool::new(false),
+            cyclone: AtomicBool::new(false),
         }
     }
 
@@ -118,8 +146,23 @@ impl ServerWatch {
             return true;
         }
         let found = self.peers.wait(&self.participant, deadline).await;
+        if found {
+            self.cyclone.store(
+                self.peers.mapping(&self.participant) == ServiceMapping::Cyclone,
+                Ordering::Release,
+            );
+        }
         self.found.store(found, Ordering::Release);
         found
+    }
+
+    /// The mapping the server found last expects.
+    pub fn mapping(&self) -> ServiceMapping {
+        if self.cyclone.load(Ordering::Acquire) {
+            ServiceMapping::Cyclone
+        } else {
+            ServiceMapping::Enhanced
+        }
     }
 
     /// A call timed out: the server may have gone, so look for it again next time.

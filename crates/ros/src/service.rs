@@ -123,6 +123,7 @@ impl<S: ServiceInterface> ServiceClient<S> {
                 waited: timeout,
             });
         }
+        self.inner.set_mapping(self.server.mapping());
         let exchange = async {
             let id = self
                 .inner

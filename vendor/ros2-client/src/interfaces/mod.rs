@@ -1,0 +1,3 @@
+mod basic_types_interface;
+
+pub use basic_types_interface::*;
