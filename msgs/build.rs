@@ -8,6 +8,8 @@ mod generate;
 mod parse;
 #[path = "idl/rust_syntax.rs"]
 mod rust_syntax;
+#[path = "idl/type_hash.rs"]
+mod type_hash;
 
 use std::path::{Path, PathBuf};
 use std::{env, fs};

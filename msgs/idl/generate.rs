@@ -82,6 +82,15 @@ pub fn generate(interfaces: &[Interface], own_package: &str) -> Result<String, G
             code.close("}");
         }
     }
+    code.doc(
+        "The RIHS01 hash of every type above and of those rosidl derives from them (`_Event`, \
+         `_SendGoal_Request`, `_FeedbackMessage`, ...), by ROS type name, in name order.",
+    );
+    code.open("pub const TYPE_HASHES: &[(&str, &str)] = &[");
+    for (name, hash) in &catalog.hashes {
+        code.line(&format!("({name:?}, {hash:?}),"));
+    }
+    code.close("];");
     Ok(code.text)
 }
 
@@ -96,6 +105,8 @@ fn kind_plural(kind: Kind) -> &'static str {
 /// The message types known to the build, and which of them carry bounds (directly or nested).
 struct Catalog<'a> {
     messages: HashMap<(&'a str, &'a str), &'a Section>,
+    /// RIHS01 hashes by ROS type name.
+    hashes: BTreeMap<String, String>,
     bounded: std::cell::RefCell<HashMap<(String, String), bool>>,
 }
 
@@ -111,6 +122,7 @@ impl<'a> Catalog<'a> {
             .collect();
         Self {
             messages,
+            hashes: crate::type_hash::type_hashes(interfaces),
             bounded: Default::default(),
         }
     }
@@ -318,7 +330,7 @@ fn emit_struct(
     if manual_default {
         emit_default(code, part);
     }
-    emit_interface_impl(code, part);
+    emit_interface_impl(code, catalog, part);
     Ok(())
 }
 
@@ -477,7 +489,7 @@ fn emit_default(code: &mut Code, part: &Part) {
     code.close("}");
 }
 
-fn emit_interface_impl(code: &mut Code, part: &Part) {
+fn emit_interface_impl(code: &mut Code, catalog: &Catalog, part: &Part) {
     code.open(&format!(
         "impl crate::Interface for {} {{",
         part.struct_name
@@ -497,6 +509,13 @@ fn emit_interface_impl(code: &mut Code, part: &Part) {
     code.line(&format!(
         "const ROS_TYPE: &'static str = {:?};",
         part.ros_type()
+    ));
+    code.line(&format!(
+        "const TYPE_HASH: &'static str = {:?};",
+        catalog
+            .hashes
+            .get(&part.ros_type())
+            .map_or("", String::as_str)
     ));
     code.open("fn check_bounds(&self) -> ::core::result::Result<(), crate::BoundsError> {");
     code.line(&format!("{}::check_bounds(self)", part.struct_name));

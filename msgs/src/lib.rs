@@ -45,6 +45,8 @@ pub trait Interface:
     const TYPE_NAME: &'static str;
     /// The ROS 2 type name, e.g. `"checkers_msgs/msg/GameState"`.
     const ROS_TYPE: &'static str;
+    /// The RIHS01 hash of the type, as rosidl computes it, e.g. `"RIHS01_7450…"`.
+    const TYPE_HASH: &'static str;
 
     /// Checks every bounded array (`T[<=N]`) and string (`string<=N`), nested messages included,
     /// because serde and CDR accept any length while a ROS 2 peer may reject or truncate it.
@@ -78,6 +80,15 @@ pub trait ActionInterface: Copy + Default + Debug + Send + Sync + 'static {
     const TYPE_NAME: &'static str;
     /// e.g. `"checkers_msgs/action/PlanMove"`.
     const ROS_TYPE: &'static str;
+}
+
+/// The RIHS01 hash of the ROS type `ros_type` (`"pkg/msg/T"`, `"pkg/srv/S_Request"`,
+/// `"pkg/action/A_SendGoal_Request"`, ...), for the types this crate knows.
+pub fn type_hash(ros_type: &str) -> Option<&'static str> {
+    TYPE_HASHES
+        .binary_search_by(|(name, _)| (*name).cmp(ros_type))
+        .ok()
+        .map(|i| TYPE_HASHES[i].1)
 }
 
 /// What a bound counts.

@@ -29,6 +29,7 @@ pub mod r2r_backend;
 mod retry;
 pub mod service;
 mod shutdown;
+pub mod type_hashes;
 mod wire;
 
 pub use action::GoalOutcome;

@@ -310,6 +310,7 @@ fn make_context(env: &RosEnv) -> Result<Context, RosError> {
         what: format!("DDS participant on domain {}", env.domain_id),
         why,
     };
+    crate::type_hashes::announce_type_hashes();
     let mut builder = DomainParticipantBuilder::new(env.domain_id);
     if env.discovery != DiscoveryRange::Subnet {
         builder = builder.with_only_networks([IpAddr::V4(Ipv4Addr::LOCALHOST)]);

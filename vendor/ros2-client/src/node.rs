@@ -711,9 +711,11 @@ impl Node {
       None // No parameter services
     };
 
+    // PATCH(checkers_robot): /clock is rosgraph_msgs/msg/Clock in ROS 2 (one Time field, so the
+    // same bytes), or no real /clock publisher would ever match.
     let clock_topic = self.create_topic(
       &Name::new("/", "clock").unwrap(),
-      MessageTypeName::new("builtin_interfaces", "Time"),
+      MessageTypeName::new("rosgraph_msgs", "Clock"),
       &DEFAULT_SUBSCRIPTION_QOS,
     )?;
 
