@@ -77,7 +77,7 @@ pub fn robot_color(board: &BoardConfig) -> Color {
 
 impl Settings {
     pub fn declare(node: &mut Node) -> Result<Settings, SettingsError> {
-        Settings::from_params(node.params())
+        Settings::from_params(&mut node.params())
     }
 
     /// Declares the parameters on `p` (a node's, or a test's `Params::with_overrides`).

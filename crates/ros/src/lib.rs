@@ -38,7 +38,7 @@ pub use action::{ActionClient, ActionServer, GoalHandle, NewGoal, RunningGoal};
 pub use args::{ArgsError, RosArgs};
 pub use error::RosError;
 #[cfg(not(feature = "r2r"))]
-pub use node::{Node, Publisher, Subscription};
+pub use node::{Node, ParamsGuard, Publisher, Subscription};
 pub use node_error::NodeError;
 pub use params::{ParamValue, Params, ParamsError};
 pub use qos::Qos;

@@ -22,7 +22,7 @@ use crate::clock;
 use crate::discovery::{Peers, ServerWatch};
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
-use crate::params::Params;
+use crate::params::{ParamValue, Params};
 use crate::qos::{self, Qos};
 use crate::service::{ServiceClient, ServiceServer};
 use crate::wire::Wire;
@@ -120,8 +120,13 @@ impl Node {
         &self.args
     }
 
-    pub fn params(&mut self) -> &mut Params {
-        &mut self.params
+    /// The node's parameters. What is declared through the returned guard is published to
+    /// ROS 2's parameter services when the guard is dropped (see [`ParamsGuard`]).
+    pub fn params(&mut self) -> ParamsGuard<'_> {
+        ParamsGuard {
+            node: &self.inner,
+            params: &mut self.params,
+        }
     }
 
     /// The fully qualified name `topic` resolves to for this node (expansion, then remaps).
@@ -300,6 +305,65 @@ impl Node {
     /// A handle the `/rosout` logging layer writes through (see [`crate::logging`]).
     pub(crate) fn logging_handle(&self) -> ros2_client::dds::NodeLoggingHandle {
         self.inner.logging_handle()
+    }
+}
+
+/// Why `ros2 param set` cannot change our parameters: every node reads them once, at start.
+const READ_ONLY: &str =
+    "the node reads it when it starts: give it with `--ros-args -p NAME:=VALUE` \
+                         or in a params file, then restart the node";
+
+/// A node's [`Params`], borrowed. On drop, every parameter declared since is declared on the
+/// node's ROS 2 parameter services too (read-only), so `ros2 param list/get/describe` show what
+/// the node runs with.
+pub struct ParamsGuard<'a> {
+    node: &'a ros2_client::Node,
+    params: &'a mut Params,
+}
+
+impl std::fmt::Debug for ParamsGuard<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.params.fmt(f)
+    }
+}
+
+impl std::ops::Deref for ParamsGuard<'_> {
+    type Target = Params;
+    fn deref(&self) -> &Params {
+        self.params
+    }
+}
+
+impl std::ops::DerefMut for ParamsGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Params {
+        self.params
+    }
+}
+
+impl Drop for ParamsGuard<'_> {
+    fn drop(&mut self) {
+        for (name, value) in self.params.declared() {
+            // ros2-client keeps use_sim_time itself, writable, and follows /clock by it.
+            if name == "use_sim_time" || self.node.has_parameter(name) {
+                continue;
+            }
+            self.node
+                .declare_read_only_parameter(name, to_ros_value(value), READ_ONLY);
+        }
+    }
+}
+
+fn to_ros_value(value: &ParamValue) -> ros2_client::ParameterValue {
+    use ros2_client::ParameterValue as R;
+    match value.clone() {
+        ParamValue::Bool(b) => R::Boolean(b),
+        ParamValue::Integer(i) => R::Integer(i),
+        ParamValue::Double(d) => R::Double(d),
+        ParamValue::String(s) => R::String(s),
+        ParamValue::BoolArray(v) => R::BooleanArray(v),
+        ParamValue::IntegerArray(v) => R::IntegerArray(v),
+        ParamValue::DoubleArray(v) => R::DoubleArray(v),
+        ParamValue::StringArray(v) => R::StringArray(v),
     }
 }
 

@@ -54,7 +54,7 @@ fn parse_color(name: &'static str, text: &str) -> Result<Color, NodeError> {
 
 impl Settings {
     pub fn declare(node: &mut Node) -> Result<Settings, NodeError> {
-        let p = node.params();
+        let mut p = node.params();
         let default_dir = std::env::var("HOME")
             .map(|h| format!("{h}/.local/state/checkers_robot"))
             .unwrap_or_else(|_| "checkers_robot_state".into());

@@ -32,7 +32,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn declare(node: &mut Node) -> Result<Settings, NodeError> {
-        let p = node.params();
+        let mut p = node.params();
         let port = p.declare("port", String::new())?;
         let baud = p.declare("baud", i64::from(serial_link::port::DEFAULT_BAUD))?;
         let map = p.declare("sensor_map", (1..=32i64).collect::<Vec<_>>())?;

@@ -33,7 +33,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn declare(node: &mut Node) -> Result<Settings, NodeError> {
-        let p = node.params();
+        let mut p = node.params();
         let attitude = p.declare("attitude", "positive".to_string())?;
         let language = p.declare("language", "en".to_string())?;
         let voice = p.declare("voice", String::new())?;

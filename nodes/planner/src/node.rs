@@ -30,7 +30,7 @@ const FEEDBACK_PERIOD: Duration = Duration::from_millis(100);
 
 /// The planner the parameters describe.
 pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeError> {
-    let p = node.params();
+    let mut p = node.params();
     let algorithm = p.declare("algorithm", "alphabeta".to_string())?;
     let time = p.declare("time_budget_s", 1.0f64)?;
     let depth = p.declare("depth", 0i64)?;

@@ -828,6 +828,13 @@ impl Node {
     Ok(())
   }
 
+  /// PATCH(checkers_robot): declares a parameter the node reads once, at start. Remote sets
+  /// are refused with `description` as the reason; describe shows it read-only.
+  pub fn declare_read_only_parameter(&self, name: &str, value: ParameterValue, description: &str) {
+    let changes = self.parameters.declare_read_only(name, value, description);
+    self.publish_parameter_changes(changes);
+  }
+
   pub fn allow_undeclared_parameters(&self) -> bool {
     self.parameters.allow_undeclared()
   }

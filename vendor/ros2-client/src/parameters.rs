@@ -351,6 +351,8 @@ pub(crate) struct ParameterStore {
   validator: Option<Mutex<Box<ParameterFunc>>>,
   set_action: Option<Mutex<Box<ParameterFunc>>>,
   use_sim_time: AtomicBool,
+  // PATCH(checkers_robot): parameters the node reads once, at start, with their descriptions.
+  read_only: Mutex<BTreeMap<String, String>>,
 }
 
 impl ParameterStore {
@@ -384,6 +386,7 @@ impl ParameterStore {
       validator: validator.map(Mutex::new),
       set_action: set_action.map(Mutex::new),
       use_sim_time: AtomicBool::new(false),
+      read_only: Mutex::new(BTreeMap::new()),
     };
     for (name, value) in &initial {
       store.check_value(name, value)?;
@@ -429,10 +432,44 @@ impl ParameterStore {
     names
       .iter()
       .map(|name| match values.get(name) {
-        Some(value) => ParameterDescriptor::from_value(name, value),
+        Some(value) => {
+          let mut descriptor = ParameterDescriptor::from_value(name, value);
+          if let Some(description) = self.read_only.lock().unwrap().get(name) {
+            descriptor.read_only = true;
+            descriptor.description = description.clone();
+          }
+          descriptor
+        }
         None => ParameterDescriptor::unknown(name),
       })
       .collect()
+  }
+
+  /// PATCH(checkers_robot): declares a parameter that the node reads once, at start: it is
+  /// listed, read and described like any other, and a set is refused with `description` in
+  /// the reason. Bypasses the rules, as a local declaration does.
+  pub fn declare_read_only(
+    &self,
+    name: &str,
+    value: ParameterValue,
+    description: &str,
+  ) -> ParameterChanges {
+    let mut changes = ParameterChanges::default();
+    let raw_p = raw::Parameter {
+      name: name.to_string(),
+      value: value.clone().into(),
+    };
+    if self.values.lock().unwrap().insert(name.to_string(), value).is_some() {
+      changes.changed_parameters.push(raw_p);
+    } else {
+      changes.new_parameters.push(raw_p);
+    }
+    self
+      .read_only
+      .lock()
+      .unwrap()
+      .insert(name.to_string(), description.to_string());
+    changes
   }
 
   pub fn has(&self, name: &str) -> bool {
@@ -514,6 +551,9 @@ impl ParameterStore {
   }
 
   fn validate(&self, name: &str, value: &ParameterValue) -> SetParametersResult {
+    if let Some(description) = self.read_only.lock().unwrap().get(name) {
+      return Err(format!("Parameter '{name}' is read-only: {description}"));
+    }
     let existing = self.get(name);
     if existing.is_none() && !self.allow_undeclared {
       return Err(format!(

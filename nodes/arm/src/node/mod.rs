@@ -35,7 +35,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn declare(node: &mut Node) -> Result<Settings, NodeError> {
-        let p = node.params();
+        let mut p = node.params();
         let port = p.declare("port", String::new())?;
         let arm_path = p.declare("arm_config", String::new())?;
         let board_path = p.declare("board_config", String::new())?;
