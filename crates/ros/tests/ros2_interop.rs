@@ -1,0 +1,413 @@
+//! Real ROS 2 on the other side of the wire: rcl, rclpy and the `ros2` command line of the Jazzy
+//! in `../shared/ros2` (rmw_cyclonedds_cpp), against `ros_probe` on our default backend. Each test
+//! runs in its own ROS_DOMAIN_ID, in separate processes.
+//!
+//! The tests need ROS 2 Jazzy at `/opt/ros/jazzy-min` (or `ROS2_PREFIX`); `.ci/run` installs it.
+//! They build `checkers_msgs` with colcon once, under the target folder. Where ROS 2 is not
+//! installed they say they were skipped, unless `CHECKERS_REQUIRE_ROS2=1` (set by CI), which
+//! makes a missing ROS 2 a failure.
+
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// What rcl prints for an endpoint whose USER_DATA has no type hash.
+const HASH_WARNING: &str = "Failed to parse type hash";
+
+struct Ros2 {
+    prefix: PathBuf,
+    install: PathBuf,
+}
+
+fn ros2() -> Option<&'static Ros2> {
+    static ROS2: OnceLock<Option<Ros2>> = OnceLock::new();
+    let found = ROS2.get_or_init(|| {
+        let prefix = std::env::var_os("ROS2_PREFIX")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("/opt/ros/jazzy-min"));
+        if !prefix.join("setup.bash").is_file() {
+            return None;
+        }
+        Some(Ros2 {
+            install: build_checkers_msgs(&prefix),
+            prefix,
+        })
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var_os("CHECKERS_REQUIRE_ROS2").is_none(),
+            "CHECKERS_REQUIRE_ROS2 is set but there is no ROS 2 at /opt/ros/jazzy-min or ROS2_PREFIX"
+        );
+        eprintln!("skipped: no ROS 2 Jazzy installed (../shared/ros2/setup.sh installs it)");
+    }
+    found.as_ref()
+}
+
+/// The package's interface files, as colcon needs them.
+const PACKAGE_FILES: [&str; 5] = ["package.xml", "CMakeLists.txt", "msg", "srv", "action"];
+
+/// Builds `msgs/` with colcon under the target folder, unless the same files were built before.
+fn build_checkers_msgs(prefix: &Path) -> PathBuf {
+    let msgs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../msgs");
+    let ws = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ros2_ws");
+    let install = ws.join("install");
+    let stamp = ws.join("stamp");
+    let fingerprint = fingerprint(&msgs).to_string();
+    if std::fs::read_to_string(&stamp).ok() == Some(fingerprint.clone())
+        && install.join("setup.bash").is_file()
+    {
+        return install;
+    }
+    let _ = std::fs::remove_dir_all(&ws);
+    let src = ws.join("src/checkers_msgs");
+    std::fs::create_dir_all(&src).expect("the target folder is writable");
+    for name in PACKAGE_FILES {
+        let status = Command::new("cp")
+            .arg("-r")
+            .arg(msgs.join(name))
+            .arg(&src)
+            .status()
+            .expect("cp runs");
+        assert!(status.success(), "copying msgs/{name}");
+    }
+    let out = shell(
+        prefix,
+        None,
+        0,
+        &format!(
+            "cd {} && colcon build --cmake-args -DBUILD_TESTING=OFF -DPython3_EXECUTABLE={}/venv/bin/python",
+            ws.display(),
+            prefix.display()
+        ),
+    )
+    .output()
+    .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "colcon build of checkers_msgs failed:\n{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    std::fs::write(&stamp, fingerprint).expect("the target folder is writable");
+    install
+}
+
+/// Changes when any interface file changes.
+fn fingerprint(dir: &Path) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    let mut stack: Vec<PathBuf> = PACKAGE_FILES.iter().map(|n| dir.join(n)).collect();
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(&path)
+                .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            entries.sort();
+            stack.extend(entries);
+        } else {
+            path.hash(&mut hasher);
+            std::fs::read(&path).unwrap_or_default().hash(&mut hasher);
+        }
+    }
+    hasher.finish()
+}
+
+/// `bash -c` with ROS 2 (and, when built, checkers_msgs) sourced, on `domain`, local host only.
+fn shell(prefix: &Path, install: Option<&Path>, domain: u16, script: &str) -> Command {
+    let overlay = install
+        .map(|i| format!("source {}/setup.bash && ", i.display()))
+        .unwrap_or_default();
+    let log_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ros_log");
+    let mut cmd = Command::new("bash");
+    cmd.arg("-c").arg(format!(
+        "source {p}/setup.bash && {overlay}export PATH={p}/venv/bin:$PATH \
+         RMW_IMPLEMENTATION=rmw_cyclonedds_cpp ROS_DISTRO=jazzy ROS_VERSION=2 ROS_PYTHON_VERSION=3 \
+         ROS_DOMAIN_ID={domain} ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST ROS_LOG_DIR={log} \
+         PYTHONUNBUFFERED=1 && {script}",
+        p = prefix.display(),
+        log = log_dir.display(),
+    ));
+    cmd.stdin(Stdio::null());
+    cmd
+}
+
+impl Ros2 {
+    /// Runs `script` to its end, killed after `secs`.
+    fn run(&self, domain: u16, secs: u32, script: &str) -> Output {
+        shell(
+            &self.prefix,
+            Some(&self.install),
+            domain,
+            &format!("timeout -s KILL {secs} {script}"),
+        )
+        .output()
+        .expect("bash runs")
+    }
+
+    /// Starts `script` in the background (killed when the handle drops).
+    fn spawn(&self, domain: u16, script: &str) -> Running {
+        Running::start(shell(
+            &self.prefix,
+            Some(&self.install),
+            domain,
+            &format!("exec {script}"),
+        ))
+    }
+
+    fn python(&self, name: &str) -> String {
+        format!("python3 {}/tests/rclpy/{name}", env!("CARGO_MANIFEST_DIR"))
+    }
+}
+
+/// A background process with its output captured; killed on drop.
+struct Running {
+    child: Child,
+}
+
+impl Running {
+    fn start(mut cmd: Command) -> Running {
+        let child = cmd
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the process starts");
+        Running { child }
+    }
+
+    /// Stops the process and returns its stdout and stderr.
+    fn finish(mut self) -> (String, String) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let mut out = String::new();
+        let mut err = String::new();
+        if let Some(mut s) = self.child.stdout.take() {
+            let _ = s.read_to_string(&mut out);
+        }
+        if let Some(mut s) = self.child.stderr.take() {
+            let _ = s.read_to_string(&mut err);
+        }
+        (out, err)
+    }
+
+    /// Waits for the process to end by itself, at most `limit`.
+    fn wait(mut self, limit: Duration) -> (Option<i32>, String, String) {
+        let start = Instant::now();
+        let code = loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                break status.code();
+            }
+            if start.elapsed() > limit {
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let (out, err) = self.finish();
+        (code, out, err)
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `ros_probe MODE` on `domain` with `-p` parameters.
+fn probe(domain: u16, mode: &str, params: &[&str]) -> Running {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ros_probe"));
+    cmd.arg(mode)
+        .env("ROS_DOMAIN_ID", domain.to_string())
+        .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null());
+    if !params.is_empty() {
+        cmd.arg("--ros-args");
+        for p in params {
+            cmd.args(["-p", p]);
+        }
+    }
+    Running::start(cmd)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The domain of test `n`: one per test, so that tests run side by side.
+fn domain(n: u16) -> u16 {
+    110 + n
+}
+
+fn assert_ran(out: &Output, what: &str) -> String {
+    let stdout = text(&out.stdout);
+    let stderr = text(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{what} failed ({:?}):\n{stdout}\n{stderr}",
+        out.status.code()
+    );
+    assert!(
+        !stderr.contains(HASH_WARNING),
+        "{what} warned about type hashes:\n{stderr}"
+    );
+    stdout
+}
+
+#[test]
+fn ros2_topic_echo_prints_our_game_state() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(0);
+    let _probe = probe(d, "pub", &["count:=600"]);
+    let out = ros.run(d, 40, "ros2 topic echo --once /game/state");
+    let stdout = assert_ran(&out, "ros2 topic echo");
+    assert!(stdout.contains("fen: W:W21-32:B1-12"), "{stdout}");
+    assert!(stdout.contains("text: c3-d4"), "{stdout}");
+}
+
+#[test]
+fn an_rclpy_publisher_reaches_our_subscription() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(1);
+    let publisher = ros.spawn(d, &ros.python("game_state_pub.py"));
+    let (code, out, err) = probe(d, "sub", &["timeout_s:=30.0"]).wait(Duration::from_secs(40));
+    let (_, py_err) = publisher.finish();
+    assert_eq!(code, Some(0), "{out}\n{err}");
+    assert!(out.contains("received ply 42 fen W:W21-32:B1-12"), "{out}");
+    assert!(!py_err.contains(HASH_WARNING), "{py_err}");
+}
+
+#[test]
+fn ros2_service_call_is_answered() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(2);
+    let _server = probe(d, "serve", &["mask:=4660"]);
+    let out = ros.run(
+        d,
+        40,
+        "ros2 service call /board/scan checkers_msgs/srv/ScanBoard '{reads: 1}'",
+    );
+    let stdout = assert_ran(&out, "ros2 service call");
+    assert!(stdout.contains("occupied=4660"), "{stdout}");
+    assert!(stdout.contains("success=True"), "{stdout}");
+}
+
+#[test]
+fn our_client_calls_an_rclpy_server() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(3);
+    let server = ros.spawn(d, &ros.python("scan_server.py"));
+    let (code, out, err) = probe(d, "call", &["timeout_s:=30.0"]).wait(Duration::from_secs(40));
+    let (_, py_err) = server.finish();
+    assert_eq!(code, Some(0), "{out}\n{err}\n{py_err}");
+    assert!(
+        out.contains("occupancy 0x00003039 seq 7 success true"),
+        "{out}"
+    );
+}
+
+#[test]
+fn ros2_action_send_goal_gets_feedback_and_the_result() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(4);
+    let _server = probe(d, "plan-server", &["steps:=4"]);
+    let out = ros.run(
+        d,
+        40,
+        "ros2 action send_goal --feedback /planner/plan checkers_msgs/action/PlanMove '{time_budget_s: 0.5}'",
+    );
+    let stdout = assert_ran(&out, "ros2 action send_goal");
+    assert!(stdout.contains("Goal accepted"), "{stdout}");
+    assert!(stdout.contains("depth: 4"), "{stdout}");
+    assert!(
+        stdout.contains("Goal finished with status: SUCCEEDED"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("text: 22-18"), "{stdout}");
+}
+
+#[test]
+fn an_rclpy_client_cancels_our_goal() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(5);
+    let server = probe(d, "plan-server", &["steps:=400"]);
+    let out = ros.run(d, 40, &ros.python("plan_cancel.py"));
+    let (probe_out, probe_err) = server.finish();
+    let stdout = assert_ran(&out, "plan_cancel.py");
+    assert!(stdout.contains("status 5"), "{stdout}");
+    assert!(probe_out.contains("cancelled"), "{probe_out}\n{probe_err}");
+}
+
+#[test]
+fn our_action_client_uses_an_rclpy_server() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(6);
+    let server = ros.spawn(d, &ros.python("plan_server.py"));
+    let (code, out, err) =
+        probe(d, "plan-client", &["timeout_s:=30.0"]).wait(Duration::from_secs(40));
+    let (_, py_err) = server.finish();
+    assert_eq!(code, Some(0), "{out}\n{err}\n{py_err}");
+    assert!(out.contains("feedback depth 1 best 22-18"), "{out}");
+    assert!(out.contains("outcome succeeded move 22-18"), "{out}");
+}
+
+#[test]
+fn ros2_param_lists_gets_describes_and_sets() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(7);
+    let _server = probe(d, "serve", &["mask:=4660"]);
+    let list = ros.run(d, 40, "ros2 param list --no-daemon /ros_probe");
+    let names = assert_ran(&list, "ros2 param list");
+    assert!(names.contains("mask"), "{names}");
+    assert!(names.contains("use_sim_time"), "{names}");
+    let get = ros.run(d, 40, "ros2 param get --no-daemon /ros_probe mask");
+    assert!(assert_ran(&get, "ros2 param get").contains("Integer value is: 4660"));
+    let describe = ros.run(d, 40, "ros2 param describe --no-daemon /ros_probe mask");
+    let described = assert_ran(&describe, "ros2 param describe");
+    assert!(described.contains("Type: integer"), "{described}");
+    assert!(described.contains("Read only: true"), "{described}");
+    // Our parameters are read at start: a set is refused with the reason.
+    let refused = ros.run(d, 40, "ros2 param set --no-daemon /ros_probe mask 1");
+    let refused = text(&refused.stdout) + &text(&refused.stderr);
+    assert!(refused.contains("read-only"), "{refused}");
+    let set = ros.run(
+        d,
+        40,
+        "ros2 param set --no-daemon /ros_probe use_sim_time true",
+    );
+    assert!(assert_ran(&set, "ros2 param set").contains("Set parameter successful"));
+}
+
+#[test]
+fn our_publisher_announces_the_type_hash_rclpy_does() {
+    let Some(ros) = ros2() else { return };
+    let d = domain(8);
+    let _ours = probe(d, "pub", &["count:=600"]);
+    let _theirs = ros.spawn(d, &ros.python("game_state_pub.py"));
+    let deadline = Instant::now() + Duration::from_secs(40);
+    loop {
+        let out = ros.run(d, 30, "ros2 topic info -v --no-daemon /game/state");
+        let stdout = assert_ran(&out, "ros2 topic info");
+        let hashes: Vec<&str> = stdout
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("Topic type hash: "))
+            .collect();
+        if stdout.contains("Node name: ros_probe") && stdout.contains("Node name: rclpy_state_pub")
+        {
+            assert_eq!(
+                hashes,
+                vec!["RIHS01_7450196b59d5dddc4c36ad08c7145733f181fe481459ad08dfae36cecd8791d4"; 2],
+                "{stdout}"
+            );
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "both publishers never showed:\n{stdout}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
