@@ -355,6 +355,10 @@ fn our_action_client_uses_an_rclpy_server() {
 }
 
 #[test]
+#[cfg_attr(
+    feature = "r2r",
+    ignore = "the r2r backend serves no parameter services yet (r2r's handler is not wired)"
+)]
 fn ros2_param_lists_gets_describes_and_sets() {
     let Some(ros) = ros2() else { return };
     let d = domain(7);

@@ -23,6 +23,15 @@ impl Node {
         topic: &str,
         qos: Qos,
     ) -> Result<Publisher<T>, RosError> {
+        self.shared_publisher(topic, qos)
+    }
+
+    /// A publisher made through a shared borrow (the logger has no other).
+    pub(super) fn shared_publisher<T: Interface>(
+        &self,
+        topic: &str,
+        qos: Qos,
+    ) -> Result<Publisher<T>, RosError> {
         let fqn = self.name_of("topic", topic)?;
         let inner = self
             .shared
@@ -72,6 +81,11 @@ impl<T: Interface> std::fmt::Debug for Publisher<T> {
 impl<T: Interface> Publisher<T> {
     /// Publishes `msg` after checking its bounds (a peer could reject an oversize message).
     pub async fn publish(&self, msg: T) -> Result<(), RosError> {
+        self.publish_now(msg)
+    }
+
+    /// Publishes without waiting (rcl's publish does not block).
+    pub(super) fn publish_now(&self, msg: T) -> Result<(), RosError> {
         let error = |why: String| RosError::Publish {
             topic: self.topic.clone(),
             why,
