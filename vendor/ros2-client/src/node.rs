@@ -909,6 +909,13 @@ impl Node {
     }
   }
 
+  // PATCH(checkers_robot): servers consult it before replying.
+  pub(crate) fn writers_to_remote_readers(
+    &self,
+  ) -> Arc<Mutex<BTreeMap<GUID, BTreeSet<GUID>>>> {
+    Arc::clone(&self.writers_to_remote_readers)
+  }
+
   pub(crate) fn wait_for_reader(&self, writer: GUID) -> impl Future<Output = ()> {
     // Register the event receiver *before* reading the current match state, so
     // a match that occurs between the check and the registration is not

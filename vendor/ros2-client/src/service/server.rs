@@ -30,6 +30,8 @@ where
   service_mapping: ServiceMapping,
   request_receiver: SimpleDataReaderR<RequestWrapper<Req>>,
   response_sender: DataWriterR<ResponseWrapper<Resp>>,
+  // PATCH(checkers_robot): the node's record of which remote readers each writer matched.
+  matched: std::sync::Arc<std::sync::Mutex<std::collections::BTreeMap<GUID, std::collections::BTreeSet<GUID>>>>,
 }
 
 impl<Req, Resp> Server<Req, Resp>
@@ -65,6 +67,7 @@ where
       service_mapping,
       request_receiver,
       response_sender,
+      matched: node.writers_to_remote_readers(),
     })
   }
 
@@ -86,6 +89,43 @@ where
       builder.related_sample_identity(SampleIdentity::from(rmw_req_id))
     };
     Ok((resp_wrapper, builder.build()))
+  }
+
+  // PATCH(checkers_robot): a request can arrive before our reply writer has matched the
+  // client's reply reader (its participant's endpoints are discovered one by one), and a reply
+  // written then reaches nobody. rmw_fastrtps_cpp and rmw_cyclonedds_cpp servers wait for that
+  // reader; so does this one, for at most REPLY_READER_WAIT. The client is recognised by the
+  // first 8 bytes of its GUID, which every mapping's request id keeps (vendor, host, process).
+  async fn wait_for_reply_reader(&self, rmw_req_id: RmwRequestId) {
+    const REPLY_READER_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+    const POLL: std::time::Duration = std::time::Duration::from_millis(10);
+    let client = rmw_req_id.writer_gid.to_bytes16();
+    let me = self.response_sender.guid();
+    let start = std::time::Instant::now();
+    loop {
+      let matched = self
+        .matched
+        .lock()
+        .map(|m| {
+          m.get(&me).is_some_and(|readers| {
+            readers.iter().any(|r| r.to_bytes()[0..8] == client[0..8])
+          })
+        })
+        .unwrap_or(true);
+      if matched || start.elapsed() >= REPLY_READER_WAIT {
+        if !matched {
+          debug!("replying to {rmw_req_id:?} before its reply reader matched");
+        }
+        return;
+      }
+      // No runtime is assumed here: a thread sleeps and wakes this future.
+      let (tx, rx) = futures::channel::oneshot::channel::<()>();
+      std::thread::spawn(move || {
+        std::thread::sleep(POLL);
+        let _ = tx.send(());
+      });
+      let _ = rx.await;
+    }
   }
 
   /// Receive a request from Client.
@@ -166,6 +206,7 @@ where
     response: Resp,
   ) -> WriteResult<(), ()> {
     debug!("async_send_response: rmw_req_id = {rmw_req_id:?}");
+    self.wait_for_reply_reader(rmw_req_id).await;
     let (resp_wrapper, write_opts) = self.reply(rmw_req_id, response)?;
     self
       .response_sender
