@@ -262,7 +262,7 @@ fn ros2_topic_echo_prints_our_game_state() {
     let Some(ros) = ros2() else { return };
     let d = domain(0);
     let _probe = probe(d, "pub", &["count:=600"]);
-    let out = ros.run(d, 40, "ros2 topic echo --once /game/state");
+    let out = ros.run(d, 40, "ros2 topic echo --once --no-daemon /game/state");
     let stdout = assert_ran(&out, "ros2 topic echo");
     assert!(stdout.contains("fen: W:W21-32:B1-12"), "{stdout}");
     assert!(stdout.contains("text: c3-d4"), "{stdout}");
