@@ -5,54 +5,16 @@
 
 mod graph_support;
 
-use checkers_msgs::convert::position_from_msg;
-use checkers_msgs::msg::GameState;
-use checkers_msgs::srv::HumanMove_Request;
 use draughts::pdn::parse_pdn;
-use draughts::Game;
-use graph_support::{over, serial, sim, Graph};
-use search::{Control, PlannerSpec};
-
-/// After this many plies the human resigns: the test is about the graph, not about the
-/// game's length, and a resignation ends a game as properly as a mate.
-const MAX_PLIES: u32 = 160;
+use graph_support::{play_human_to_the_end, serial, sim, Graph};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_game_to_its_end_archived_as_a_pdn_that_replays() {
     let _one = serial().await;
     let g = Graph::start(0, "novice").await;
     // A strong human against the weakest level: the game ends soon.
-    let spec: PlannerSpec = "alphabeta:depth=4".parse().expect("planner spec");
-    let mut human = spec.build();
-    let mut state = g.client.state().expect("a state");
-    let game_id = state.game_id;
-    while !over(&state) {
-        assert_eq!(
-            state.status,
-            GameState::STATUS_WAITING_FOR_HUMAN,
-            "{state:?}"
-        );
-        if state.ply >= MAX_PLIES {
-            g.client.resign(0).await.expect("the human resigns");
-            state = g
-                .state(graph_support::WAIT, "the end after resigning", over)
-                .await;
-            break;
-        }
-        let pos = position_from_msg(&state.position).expect("a valid position");
-        let d = human
-            .choose(&Game::from_position(pos), &spec.limits, &Control::default())
-            .expect("the human's move");
-        let text = d.best.text();
-        let done = g
-            .client
-            .human_move(&text, HumanMove_Request::ERROR_NONE, true)
-            .await
-            .expect("the human plays");
-        assert_eq!(done.performed_text, text);
-        state = g.human_turn_after(state.ply).await;
-        assert_eq!(state.game_id, game_id, "still the same game");
-    }
+    let first = g.client.state().expect("a state");
+    let state = play_human_to_the_end(&g.client, first, || g.tail()).await;
     eprintln!(
         "game over after {} plies: {} ({})",
         state.ply, state.result, state.result_reason

@@ -13,14 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use checkers_msgs::convert::position_from_msg;
 use checkers_msgs::msg::GameState;
-use checkers_msgs::srv::HumanMove_Request;
-use draughts::Game;
-use graph_support::{over, sim, GraphClient, START, WAIT};
+use graph_support::{play_human_to_the_end, sim, GraphClient, START};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
-use search::{Control, PlannerSpec};
 
 const NODES: [&str; 6] = [
     "sim_node",
@@ -144,53 +140,18 @@ async fn ros2_launch_plays_a_game_to_its_end() {
     if let Err(e) = client.wait_ready(START).await {
         panic!("the graph did not come up: {e:#}\n{}", tail(&log));
     }
-    let wait = |timeout: Duration, what: &'static str, pred: fn(&GameState) -> bool| {
-        let client = &client;
-        let log = &log;
-        async move {
-            match client.wait_state(timeout, pred).await {
-                Ok(s) => s,
-                Err(e) => panic!("{what}: {e:#}\n--- launch log ---\n{}", tail(log)),
-            }
-        }
+    let first = match client
+        .wait_state(START, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
+        .await
+    {
+        Ok(s) => s,
+        Err(e) => panic!("the first human turn: {e:#}\n{}", tail(&log)),
     };
-    let mut state = wait(START, "the first human turn", |s| {
-        s.status == GameState::STATUS_WAITING_FOR_HUMAN
-    })
-    .await;
     assert_eq!(
-        state.level, "novice",
+        first.level, "novice",
         "the difficulty argument reached the arbiter"
     );
-
-    let spec: PlannerSpec = "alphabeta:depth=4".parse().expect("planner spec");
-    let mut human = spec.build();
-    while !over(&state) {
-        if state.ply >= 160 {
-            client.resign(0).await.expect("the human resigns");
-            state = wait(WAIT, "the end after resigning", over).await;
-            break;
-        }
-        let pos = position_from_msg(&state.position).expect("a valid position");
-        let d = human
-            .choose(&Game::from_position(pos), &spec.limits, &Control::default())
-            .expect("the human's move");
-        let text = d.best.text();
-        client
-            .human_move(&text, HumanMove_Request::ERROR_NONE, true)
-            .await
-            .expect("the human plays");
-        let ply = state.ply;
-        state = match client
-            .wait_state(WAIT, |s| {
-                s.ply > ply && (s.status == GameState::STATUS_WAITING_FOR_HUMAN || over(s))
-            })
-            .await
-        {
-            Ok(s) => s,
-            Err(e) => panic!("the human's turn: {e:#}\n{}", tail(&log)),
-        };
-    }
+    let state = play_human_to_the_end(&client, first, || tail(&log)).await;
     assert!(
         matches!(state.result.as_str(), "1-0" | "0-1" | "1/2-1/2"),
         "{state:?}"

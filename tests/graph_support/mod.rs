@@ -138,3 +138,71 @@ impl Graph {
 pub fn over(s: &GameState) -> bool {
     s.status >= GameState::STATUS_WHITE_WON
 }
+
+/// After this many plies the human resigns: the tests are about the graph, not about the
+/// game's length, and a resignation ends a game as properly as a mate.
+pub const MAX_PLIES: u32 = 160;
+
+/// Plays the human's side from `state` (the human's turn) to the game's end, as `watch` does:
+/// a strong human (alpha-beta at depth 4), resigning at [`MAX_PLIES`]. Panics with `log()`
+/// when the graph does not answer. Returns the final state.
+pub async fn play_human_to_the_end(
+    client: &GraphClient,
+    mut state: GameState,
+    log: impl Fn() -> String,
+) -> GameState {
+    use checkers_msgs::convert::position_from_msg;
+    use checkers_msgs::srv::HumanMove_Request;
+    use draughts::Game;
+    use search::{Control, PlannerSpec};
+
+    let spec: PlannerSpec = "alphabeta:depth=4".parse().expect("planner spec");
+    let mut human = spec.build();
+    let game_id = state.game_id;
+    while !over(&state) {
+        assert_eq!(
+            state.status,
+            GameState::STATUS_WAITING_FOR_HUMAN,
+            "{state:?}"
+        );
+        if state.ply >= MAX_PLIES {
+            client.resign(0).await.expect("the human resigns");
+            return wait_or_panic(client, "the end after resigning", over, &log).await;
+        }
+        let pos = position_from_msg(&state.position).expect("a valid position");
+        let d = human
+            .choose(&Game::from_position(pos), &spec.limits, &Control::default())
+            .expect("the human's move");
+        let text = d.best.text();
+        let done = client
+            .human_move(&text, HumanMove_Request::ERROR_NONE, true)
+            .await
+            .expect("the human plays");
+        assert_eq!(done.performed_text, text);
+        let ply = state.ply;
+        state = wait_or_panic(
+            client,
+            "the human's turn",
+            |s: &GameState| {
+                s.ply > ply && (s.status == GameState::STATUS_WAITING_FOR_HUMAN || over(s))
+            },
+            &log,
+        )
+        .await;
+        assert_eq!(state.game_id, game_id, "still the same game");
+    }
+    state
+}
+
+/// The first state within [`WAIT`] that satisfies `pred`; panics with `what` and `log()`.
+async fn wait_or_panic(
+    client: &GraphClient,
+    what: &str,
+    pred: impl FnMut(&GameState) -> bool,
+    log: &impl Fn() -> String,
+) -> GameState {
+    match client.wait_state(WAIT, pred).await {
+        Ok(s) => s,
+        Err(e) => panic!("{what}: {e:#}\n--- launch log ---\n{}", log()),
+    }
+}

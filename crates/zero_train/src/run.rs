@@ -13,7 +13,7 @@ use zero::{generation_file, Model, Net, Shape};
 
 use crate::games::{play, PlayConfig, Sample};
 use crate::replay::{load_window, push_round};
-use crate::train::{train, TrainConfig};
+use crate::train::{train, Losses, TrainConfig};
 use crate::warm::{label_games, WarmConfig};
 
 #[derive(Clone, Debug)]
@@ -65,6 +65,35 @@ pub struct Card {
     pub value_loss: f32,
     pub policy_loss: f32,
     pub fingerprint: Vec<f32>,
+}
+
+impl Card {
+    /// The card of `candidate`, accepted as generation `generation` by the gating `tally`,
+    /// with Elo `elo` and its training's last `losses`; what trained it is filled in after.
+    fn gated(
+        generation: u32,
+        source: String,
+        candidate: &Model,
+        tally: &Tally,
+        elo: f64,
+        losses: &Losses,
+    ) -> Card {
+        Card {
+            generation,
+            source,
+            blocks: candidate.shape().blocks,
+            filters: candidate.shape().filters,
+            gate_games: tally.games(),
+            gate_wins: tally.wins,
+            gate_draws: tally.draws,
+            gate_losses: tally.losses,
+            gate_score: tally.score(),
+            elo,
+            value_loss: losses.value,
+            policy_loss: losses.policy,
+            ..Card::default()
+        }
+    }
 }
 
 pub fn card_file(dir: &Path, generation: u32) -> PathBuf {
@@ -287,24 +316,12 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             &cfg.out,
             &candidate,
             Card {
-                generation: gen,
-                source: "self-play".into(),
-                blocks: candidate.shape().blocks,
-                filters: candidate.shape().filters,
                 games,
                 samples,
                 train_steps: steps,
                 selfplay_s,
                 training_s,
-                gate_games: tally.games(),
-                gate_wins: tally.wins,
-                gate_draws: tally.draws,
-                gate_losses: tally.losses,
-                gate_score: tally.score(),
-                elo,
-                value_loss: losses.value,
-                policy_loss: losses.policy,
-                fingerprint: Vec::new(),
+                ..Card::gated(gen, "self-play".into(), &candidate, &tally, elo, &losses)
             },
         )?;
         attempt = 0;
@@ -380,27 +397,22 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
         &cfg.out,
         &candidate,
         Card {
-            generation: gen + 1,
-            source: format!(
-                "warm start: {} alpha-beta games at depth {}",
-                cfg.warm.games, cfg.warm.depth
-            ),
-            blocks: candidate.shape().blocks,
-            filters: candidate.shape().filters,
             games: cfg.warm.games,
             samples: samples.len(),
             train_steps: cfg.train.steps,
             selfplay_s: label_s,
             training_s,
-            gate_games: tally.games(),
-            gate_wins: tally.wins,
-            gate_draws: tally.draws,
-            gate_losses: tally.losses,
-            gate_score: tally.score(),
-            elo: elo + tally.elo(),
-            value_loss: losses.value,
-            policy_loss: losses.policy,
-            fingerprint: Vec::new(),
+            ..Card::gated(
+                gen + 1,
+                format!(
+                    "warm start: {} alpha-beta games at depth {}",
+                    cfg.warm.games, cfg.warm.depth
+                ),
+                &candidate,
+                &tally,
+                elo + tally.elo(),
+                &losses,
+            )
         },
     )?;
     Ok(gen + 1)
