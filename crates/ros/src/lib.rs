@@ -44,8 +44,8 @@ pub use params::{ParamValue, Params, ParamsError};
 pub use qos::Qos;
 #[cfg(feature = "r2r")]
 pub use r2r_backend::{
-    ActionClient, ActionServer, GoalHandle, NewGoal, Node, Publisher, R2rAction, R2rService,
-    RequestId, RunningGoal, ServiceClient, ServiceServer, Subscription,
+    ActionClient, ActionServer, GoalHandle, NewGoal, Node, ParamsGuard, Publisher, R2rAction,
+    R2rService, RequestId, RunningGoal, ServiceClient, ServiceServer, Subscription,
 };
 #[cfg(not(feature = "r2r"))]
 pub use service::{RequestId, ServiceClient, ServiceServer};

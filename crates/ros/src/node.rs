@@ -22,7 +22,7 @@ use crate::clock;
 use crate::discovery::{Peers, ServerWatch};
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
-use crate::params::{ParamValue, Params};
+use crate::params::{ParamValue, Params, READ_ONLY};
 use crate::qos::{self, Qos};
 use crate::service::{ServiceClient, ServiceServer};
 use crate::wire::Wire;
@@ -307,11 +307,6 @@ impl Node {
         self.inner.logging_handle()
     }
 }
-
-/// Why `ros2 param set` cannot change our parameters: every node reads them once, at start.
-const READ_ONLY: &str =
-    "the node reads it when it starts: give it with `--ros-args -p NAME:=VALUE` \
-                         or in a params file, then restart the node";
 
 /// A node's [`Params`], borrowed. On drop, every parameter declared since is declared on the
 /// node's ROS 2 parameter services too (read-only), so `ros2 param list/get/describe` show what

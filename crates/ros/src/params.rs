@@ -275,6 +275,11 @@ fn tokens_match(sel: &[&str], name: &[&str]) -> bool {
     }
 }
 
+/// Why `ros2 param set` cannot change our parameters: every node reads them once, at start.
+/// Both backends serve the declared parameters read-only, with this as the reason.
+pub const READ_ONLY: &str = "the node reads it when it starts: give it with `--ros-args -p \
+                             NAME:=VALUE` or in a params file, then restart the node";
+
 /// A node's parameters: overrides waiting to be declared, and declared values.
 #[derive(Debug, Clone, Default)]
 pub struct Params {

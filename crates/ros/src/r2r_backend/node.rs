@@ -13,7 +13,9 @@ use crate::args::RosArgs;
 use crate::env::RosEnv;
 use crate::error::RosError;
 use crate::names;
-use crate::params::Params;
+use crate::params::{ParamValue, Params, READ_ONLY};
+use indexmap::IndexMap;
+use r2r::{ParameterValue, RosParams};
 
 pub struct Node {
     pub(super) shared: Arc<Shared>,
@@ -24,6 +26,9 @@ pub struct Node {
     name: String,
     namespace: String,
     params: Params,
+    /// What the node's parameter services serve (r2r's handler reads both).
+    served: Arc<Mutex<ServedParams>>,
+    served_map: Arc<Mutex<IndexMap<String, r2r::Parameter>>>,
 }
 
 impl std::fmt::Debug for Node {
@@ -81,6 +86,12 @@ impl Node {
         if use_sim_time {
             follow_clock(&mut inner, &fqn)?;
         }
+        let served = Arc::new(Mutex::new(ServedParams::default()));
+        let served_map = Arc::clone(&inner.params);
+        let (handler, _events) = inner
+            .make_derived_parameter_handler(Arc::clone(&served) as Arc<Mutex<dyn RosParams + Send>>)
+            .map_err(|e| create_error(format!("parameter services of {fqn}"), e))?;
+        tokio::spawn(handler);
         let clock = inner.get_ros_clock();
         let logger = inner.logger().to_string();
         tracing::debug!(node = %fqn, domain = env.domain_id, "r2r node created");
@@ -94,6 +105,8 @@ impl Node {
             name,
             namespace,
             params,
+            served,
+            served_map,
         })
     }
 
@@ -114,8 +127,14 @@ impl Node {
         &self.logger
     }
 
-    pub fn params(&mut self) -> &mut Params {
-        &mut self.params
+    /// The node's parameters. What is declared through the returned guard is served by the
+    /// node's ROS 2 parameter services (read-only) once the guard is dropped.
+    pub fn params(&mut self) -> ParamsGuard<'_> {
+        ParamsGuard {
+            params: &mut self.params,
+            served: &self.served,
+            served_map: &self.served_map,
+        }
     }
 
     /// The fully qualified name `topic` resolves to for this node (expansion, then remaps), as
@@ -169,4 +188,115 @@ fn follow_clock(_node: &mut r2r::Node, fqn: &str) -> Result<(), RosError> {
         what: format!("simulated time for {fqn}"),
         why: "r2r was built without rosgraph_msgs, so it cannot follow /clock".into(),
     })
+}
+
+/// A node's [`Params`], borrowed. On drop, the parameters declared so far become what the
+/// node's parameter services list, get and describe, and nothing else does (r2r would also list
+/// the command line's undeclared overrides).
+pub struct ParamsGuard<'a> {
+    params: &'a mut Params,
+    served: &'a Arc<Mutex<ServedParams>>,
+    served_map: &'a Arc<Mutex<IndexMap<String, r2r::Parameter>>>,
+}
+
+impl std::fmt::Debug for ParamsGuard<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.params.fmt(f)
+    }
+}
+
+impl std::ops::Deref for ParamsGuard<'_> {
+    type Target = Params;
+    fn deref(&self) -> &Params {
+        self.params
+    }
+}
+
+impl std::ops::DerefMut for ParamsGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Params {
+        self.params
+    }
+}
+
+impl Drop for ParamsGuard<'_> {
+    fn drop(&mut self) {
+        let values: Vec<(String, ParameterValue)> = self
+            .params
+            .declared()
+            .map(|(name, value)| (name.to_string(), to_r2r_value(value)))
+            .collect();
+        let mut map = self
+            .served_map
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        map.clear();
+        for (name, value) in &values {
+            map.insert(
+                name.clone(),
+                r2r::Parameter {
+                    value: value.clone(),
+                    description: READ_ONLY,
+                },
+            );
+        }
+        self.served
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values = values.into_iter().collect();
+    }
+}
+
+fn to_r2r_value(value: &ParamValue) -> ParameterValue {
+    match value.clone() {
+        ParamValue::Bool(b) => ParameterValue::Bool(b),
+        ParamValue::Integer(i) => ParameterValue::Integer(i),
+        ParamValue::Double(d) => ParameterValue::Double(d),
+        ParamValue::String(s) => ParameterValue::String(s),
+        ParamValue::BoolArray(v) => ParameterValue::BoolArray(v),
+        ParamValue::IntegerArray(v) => ParameterValue::IntegerArray(v),
+        ParamValue::DoubleArray(v) => ParameterValue::DoubleArray(v),
+        ParamValue::StringArray(v) => ParameterValue::StringArray(v),
+    }
+}
+
+/// The declared parameters as r2r's parameter handler sees them: readable, never settable.
+#[derive(Debug, Default)]
+pub(crate) struct ServedParams {
+    values: std::collections::BTreeMap<String, ParameterValue>,
+}
+
+impl RosParams for ServedParams {
+    fn register_parameters(
+        &mut self,
+        _prefix: &str,
+        _param: Option<r2r::Parameter>,
+        _params: &mut IndexMap<String, r2r::Parameter>,
+    ) -> r2r::Result<()> {
+        // Nothing is declared yet when the handler starts; ParamsGuard fills both later.
+        Ok(())
+    }
+
+    fn get_parameter(&mut self, name: &str) -> r2r::Result<ParameterValue> {
+        self.values
+            .get(name)
+            .cloned()
+            .ok_or_else(|| r2r::Error::InvalidParameterName {
+                name: name.to_string(),
+            })
+    }
+
+    fn set_parameter(&mut self, name: &str, _value: &ParameterValue) -> r2r::Result<()> {
+        Err(refused(name))
+    }
+
+    fn check_parameter(&self, name: &str, _value: &ParameterValue) -> r2r::Result<()> {
+        Err(refused(name))
+    }
+}
+
+fn refused(name: &str) -> r2r::Error {
+    r2r::Error::ParameterValueConv {
+        name: name.to_string(),
+        msg: format!("it is read-only: {READ_ONLY}"),
+    }
 }
