@@ -50,3 +50,12 @@ pub use r2r_backend::{
 #[cfg(not(feature = "r2r"))]
 pub use service::{RequestId, ServiceClient, ServiceServer};
 pub use shutdown::{shutdown_signal, until_shutdown};
+
+/// A service type the backend can serve and call, for node code generic over services: every
+/// [`checkers_msgs::ServiceInterface`] on the default backend, those with r2r bindings on r2r.
+#[cfg(not(feature = "r2r"))]
+pub trait Service: checkers_msgs::ServiceInterface {}
+#[cfg(not(feature = "r2r"))]
+impl<S: checkers_msgs::ServiceInterface> Service for S {}
+#[cfg(feature = "r2r")]
+pub use r2r_backend::R2rService as Service;

@@ -290,7 +290,7 @@ fn random_color() -> Color {
     }
 }
 
-async fn respond<S: checkers_msgs::ServiceInterface>(
+async fn respond<S: ros::Service>(
     server: &ServiceServer<S>,
     id: ros::RequestId,
     response: S::Response,

@@ -10,7 +10,7 @@ use checkers_msgs::builtin_interfaces::msg::Time;
 use super::clock::to_msg;
 use super::spin::{self, Shared};
 use crate::args::RosArgs;
-use crate::env::RosEnv;
+use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::names;
 use crate::params::{ParamValue, Params, READ_ONLY};
@@ -54,9 +54,9 @@ impl Node {
         Node::new(default_name, RosArgs::from_env()?, RosEnv::from_env()?)
     }
 
-    /// `args` and `env` give the parameters and are checked; rcl itself only ever reads the
-    /// process's own arguments and environment, so pass those (as [`from_env`](Self::from_env)
-    /// does).
+    /// `args` give the parameters and are checked; rcl itself only ever reads the process's own
+    /// arguments, so pass those (as [`from_env`](Self::from_env) does). `env` is given to rcl
+    /// through the process environment, which is set when it differs (see `make_rcl_see`).
     pub fn new(default_name: &str, args: RosArgs, env: RosEnv) -> Result<Node, RosError> {
         args.validate(default_name)?;
         let name = args.node_name(default_name);
@@ -68,6 +68,7 @@ impl Node {
         };
         let mut params = args.params(&fqn)?;
         let use_sim_time = params.declare("use_sim_time", false)?;
+        make_rcl_see(&env)?;
         let context =
             r2r::Context::create().map_err(|e| create_error("the rcl context".into(), e))?;
         // Given its original name, rcl applies the `__node`/`__ns` remaps itself, node-specific
@@ -299,4 +300,24 @@ fn refused(name: &str) -> r2r::Error {
         name: name.to_string(),
         msg: format!("it is read-only: {READ_ONLY}"),
     }
+}
+
+/// rcl reads the domain and the discovery range from the process environment when the context
+/// is created, and r2r offers no other way to give them. A node asked for other settings than
+/// the environment's (the graph client of `watch` and the tests joins a chosen domain) sets the
+/// variables first. Only then: a process whose environment already says so is left untouched.
+fn make_rcl_see(env: &RosEnv) -> Result<(), RosError> {
+    let current = RosEnv::from_env().map_err(|e| create_error("the ROS environment".into(), e))?;
+    if current.domain_id != env.domain_id {
+        std::env::set_var("ROS_DOMAIN_ID", env.domain_id.to_string());
+    }
+    if current.discovery != env.discovery {
+        let range = match env.discovery {
+            DiscoveryRange::Localhost => "LOCALHOST",
+            DiscoveryRange::Off => "OFF",
+            DiscoveryRange::Subnet => "SUBNET",
+        };
+        std::env::set_var("ROS_AUTOMATIC_DISCOVERY_RANGE", range);
+    }
+    Ok(())
 }
