@@ -96,6 +96,9 @@ fn crate_filter(level: Level) -> String {
     OURS.iter()
         .map(|c| format!("{c}={l}"))
         .chain([
+            // A directive's target matches by prefix: `ros=info` above would let
+            // ros2_client's internals through.
+            "ros2_client=warn".into(),
             "rustdds=off".into(),
             "ros2_client::node=off".into(),
             "ros2_client::rosout=off".into(),
@@ -233,6 +236,44 @@ mod tests {
         assert!(!is_ours("rustdds::rtps::writer"));
         assert!(!is_ours("ros2_client::rosout"));
         assert!(!is_ours("log"));
+    }
+
+    #[test]
+    fn a_dependency_s_info_lines_stay_out_of_the_terminal() {
+        use std::sync::{Arc, Mutex};
+        #[derive(Clone, Default)]
+        struct Buffer(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Buffer {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().map_or(Ok(0), |mut v| {
+                    v.extend_from_slice(b);
+                    Ok(b.len())
+                })
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buffer = Buffer::default();
+        let writer = buffer.clone();
+        let filter = EnvFilter::new(format!("warn,{}", crate_filter(Level::INFO)));
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(move || writer.clone())
+            .with_env_filter(filter)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || {
+            tracing::info!(target: "ros2_client::context", "Creating topic");
+            tracing::info!(target: "ros::node", "ours at info");
+            tracing::warn!(target: "ros2_client::context", "a dependency's warning");
+        });
+        let text = buffer
+            .0
+            .lock()
+            .map(|v| String::from_utf8_lossy(&v).into_owned())
+            .unwrap_or_default();
+        assert!(!text.contains("Creating topic"), "{text}");
+        assert!(text.contains("ours at info"), "{text}");
+        assert!(text.contains("a dependency's warning"), "{text}");
     }
 
     #[test]

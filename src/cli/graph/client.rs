@@ -42,6 +42,8 @@ pub const CALL: Duration = Duration::from_secs(30);
 
 /// How many messages of a stream a slow reader may fall behind before it loses the oldest.
 const BACKLOG: usize = 512;
+/// One scan request of [`GraphClient::wait_ready`], before it asks again.
+const SCAN_ATTEMPT: Duration = Duration::from_secs(10);
 
 /// A node on the graph's domain with its subscriptions running in the background.
 #[derive(Debug)]
@@ -145,10 +147,19 @@ impl GraphClient {
         let state = self.wait_state(timeout, |_| true).await?;
         loop {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
-            match self.scan.call(ScanBoard_Request::default(), left).await {
+            // A scan is safe to repeat, and a request written while the sensor's reader was
+            // still matching is lost: ask again rather than wait out the whole timeout.
+            match self
+                .scan
+                .call(ScanBoard_Request::default(), left.min(SCAN_ATTEMPT))
+                .await
+            {
                 Ok(r) if r.success => return Ok(self.state().unwrap_or(state)),
                 Ok(r) => tracing::debug!("the board sensor is not ready: {}", r.message),
-                Err(e) => bail!("the board sensor did not answer: {e}"),
+                Err(e) if tokio::time::Instant::now() >= deadline => {
+                    bail!("the board sensor did not answer within {timeout:?}: {e}")
+                }
+                Err(e) => tracing::debug!("the board sensor did not answer yet: {e}"),
             }
             if tokio::time::Instant::now() >= deadline {
                 bail!("the board sensor did not read the board within {timeout:?}");
