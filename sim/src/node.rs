@@ -23,6 +23,7 @@ use crate::serve::serve;
 use crate::settings::{robot_color, Settings, SettingsError};
 use crate::state::{lock, Physics, Shared, Sim};
 use crate::world::World;
+use draughts::Color;
 
 /// The physics tick, real time.
 const TICK: Duration = Duration::from_millis(10);
@@ -200,11 +201,13 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     let shared = build(&settings);
     let (slaves, mut controllers) = start_controllers(&settings, &shared)?;
 
-    let human = Human {
+    // The human plays whichever colour the robot does not in the game on the board (a new
+    // game may swap them), so the side is read per request.
+    let human = Mutex::new(Human {
         side: robot_color(&settings.board).opponent(),
         pause: settings.human_pause,
         off_centre_m: settings.off_centre_m,
-    };
+    });
     let human_server = node.service_server::<HumanMove>("/sim/human_move")?;
     let markers_out = node.publisher::<MarkerArray>("/sim/markers", Qos::State)?;
     let faults_out = node.publisher::<StringMsg>("/sim/faults", Qos::State)?;
@@ -215,6 +218,8 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     let game_states = node.subscription::<GameState>("/game/state", Qos::State)?;
     let mut game_states = game_states.stream();
     let mut set_up_for: Option<u32> = None;
+    // The colour of the spare kings in the tray: the robot's.
+    let mut tray_for = robot_color(&settings.board);
 
     let physics = spawn_physics(shared.clone());
 
@@ -231,12 +236,11 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     tracing::info!(
         run_dir = %settings.run_dir.display(),
         time_scale = settings.time_scale,
-        human = ?human.side,
         "sim running"
     );
 
     let serve_human = human_server.serve(|req| {
-        let (human, shared) = (&human, &shared);
+        let (human, shared) = (current(&human), &shared);
         async move { human.perform(shared, &req).await }
     });
     tokio::pin!(serve_human);
@@ -258,9 +262,17 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
                 publish_faults(text).await;
             }
             Some(state) = game_states.next() => {
+                let robot = if state.robot_color == GameState::SIDE_WHITE {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                if let Ok(mut h) = human.lock() {
+                    h.side = robot.opponent();
+                }
                 if set_up_for != Some(state.game_id) {
                     set_up_for = Some(state.game_id);
-                    set_up_board(&shared, &settings, &state);
+                    set_up_board(&shared, &settings, &state, robot, &mut tray_for);
                 }
             }
             _ = markers_tick.tick() => {
@@ -295,8 +307,23 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     result
 }
 
+/// The human as the latest game state has it.
+fn current(human: &Mutex<Human>) -> Human {
+    match human.lock() {
+        Ok(h) => h.clone(),
+        Err(poisoned) => poisoned.into_inner().clone(),
+    }
+}
+
 /// Puts the pieces where the game's position has them, when the board shows something else.
-fn set_up_board(shared: &Shared, settings: &Settings, state: &GameState) {
+/// A game with the colours swapped gets a tray of the robot's new colour.
+fn set_up_board(
+    shared: &Shared,
+    settings: &Settings,
+    state: &GameState,
+    robot: Color,
+    tray_for: &mut Color,
+) {
     let position = match checkers_msgs::convert::position_from_msg(&state.position) {
         Ok(p) => p,
         Err(e) => {
@@ -306,16 +333,13 @@ fn set_up_board(shared: &Shared, settings: &Settings, state: &GameState) {
     };
     let mut sim = lock(shared);
     let shown = sim.world.presence(settings.sensor_tolerance_m);
-    if shown == position.occupancy_mask() {
+    if shown == position.occupancy_mask() && robot == *tray_for {
         return;
     }
     tracing::info!(
         game = state.game_id,
         "the simulated human sets up the board for the game"
     );
-    sim.world = World::new(
-        settings.board.clone(),
-        &position,
-        robot_color(&settings.board),
-    );
+    sim.world = World::new(settings.board.clone(), &position, robot);
+    *tray_for = robot;
 }

@@ -4,7 +4,8 @@
 //! events and what the robot says go to stdout, the PDN the arbiter archived is named at the end.
 //! `--timings` also measures, for each robot move, confirm press -> planning -> first arm motion.
 //! Games differ: in game N the simulated human follows the Nth of the built-in openings with
-//! distinct first moves while the game does (and its planner gets seed + N).
+//! distinct first moves while the game does (and its planner gets seed + N), and plays White in
+//! odd games, Black in even ones.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,7 +15,7 @@ use anyhow::{bail, Context};
 use checkers_msgs::convert::position_from_msg;
 use checkers_msgs::msg::{BoardOccupancy, GameState};
 use checkers_msgs::sensor_msgs::msg::JointState;
-use checkers_msgs::srv::HumanMove_Request;
+use checkers_msgs::srv::{HumanMove_Request, NewGame_Request};
 use draughts::{Game, Move};
 use futures::StreamExt;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -148,9 +149,31 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         ..*spec
     }
     .build();
+    // Colours alternate: the simulated human plays White in odd games, Black in even ones.
+    let robot_color = if n % 2 == 0 {
+        NewGame_Request::SIDE_WHITE
+    } else {
+        NewGame_Request::SIDE_BLACK
+    };
+    let first = client.wait_state(WAIT, |_| true).await?;
+    if first.robot_color != robot_color {
+        client.new_game(robot_color, "", "").await?;
+    }
     let mut state = client
-        .wait_state(WAIT, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
+        .wait_state(WAIT, |s| {
+            s.robot_color == robot_color
+                && (s.status == GameState::STATUS_WAITING_FOR_HUMAN
+                    || s.status >= GameState::STATUS_BOARD_MISMATCH)
+        })
         .await?;
+    let human_side = if robot_color == NewGame_Request::SIDE_WHITE {
+        "Black"
+    } else {
+        "White"
+    };
+    if state.ply == 1 {
+        line(&bar, format!("  1. {}", state.last_move.text));
+    }
     while state.status < GameState::STATUS_WHITE_WON {
         if let Some(status) = graph.exited() {
             bail!(
@@ -194,7 +217,8 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         } else {
             ""
         };
-        line(&bar, format!("{:>3}. {text} {robot}", ply / 2 + 1));
+        let dots = if ply % 2 == 0 { "." } else { "..." };
+        line(&bar, format!("{:>3}{dots} {text} {robot}", ply / 2 + 1));
     }
     let wall = started.elapsed();
     // The last words (game over, the robot's phrase) before the launch stops.
@@ -202,7 +226,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
     printer.abort();
     bar.finish_and_clear();
     println!(
-        "game {n}: {} ({}) after {} plies in {:.1} s wall time (time scale {})",
+        "game {n}: {} ({}), the human playing {human_side}, after {} plies in {:.1} s wall time (time scale {})",
         state.result,
         state.result_reason,
         state.ply,
