@@ -42,3 +42,53 @@ async fn a_whole_game_to_its_end_archived_as_a_pdn_that_replays() {
     assert_eq!(games[0].header("GameType"), Some("25"));
     assert_eq!(games[0].result.as_deref(), Some(state.result.as_str()));
 }
+
+/// `/game/hint` over DDS: the planner's move for the human comes back, is announced, and the
+/// robot says it; played, it is the human's move like any other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_is_a_legal_move_the_robot_also_says() {
+    use checkers_msgs::msg::GameEvent;
+    use checkers_msgs::srv::HumanMove_Request;
+    use graph_support::{next_event, WAIT};
+
+    let _one = serial().await;
+    let g = Graph::start(5, "novice").await;
+    let state = g.client.state().expect("a state");
+    let mut events = g.client.events();
+    let mut says = g.client.says();
+    let hint = g
+        .client
+        .hint(0.2)
+        .await
+        .expect("a hint on the human's turn");
+    let text = hint.best_move.text.clone();
+    assert!(
+        state.legal_moves.iter().any(|m| m.text == text),
+        "{text} is legal: {state:?}"
+    );
+    assert!((0.0..=1.0).contains(&hint.win_probability), "{hint:?}");
+    let note = next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_HINT)
+        .await
+        .expect("the hint is announced");
+    assert_eq!(note.game_move.text, text);
+    assert_eq!(note.side, 1 - state.robot_color, "the human's side");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        match tokio::time::timeout_at(deadline, says.recv()).await {
+            Ok(Ok(said)) if said.contains(&text) => break,
+            Ok(Ok(_)) => {}
+            other => panic!("the robot did not say the hint: {other:?}\n{}", g.tail()),
+        }
+    }
+    g.client
+        .human_move(&text, HumanMove_Request::ERROR_NONE, true)
+        .await
+        .expect("the hint played");
+    let moved = next_event(&mut events, WAIT, |e| {
+        e.kind == GameEvent::KIND_HUMAN_MOVED || e.kind == GameEvent::KIND_ILLEGAL_MOVE
+    })
+    .await
+    .expect("the arbiter's verdict");
+    assert_eq!(moved.kind, GameEvent::KIND_HUMAN_MOVED, "{moved:?}");
+    assert_eq!(moved.game_move.text, text);
+}

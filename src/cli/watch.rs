@@ -150,7 +150,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
     }
     .build();
     // Colours alternate: the simulated human plays White in odd games, Black in even ones.
-    let robot_color = if n % 2 == 0 {
+    let robot_color = if n.is_multiple_of(2) {
         NewGame_Request::SIDE_WHITE
     } else {
         NewGame_Request::SIDE_BLACK
@@ -217,7 +217,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         } else {
             ""
         };
-        let dots = if ply % 2 == 0 { "." } else { "..." };
+        let dots = if ply.is_multiple_of(2) { "." } else { "..." };
         line(&bar, format!("{:>3}{dots} {text} {robot}", ply / 2 + 1));
     }
     let wall = started.elapsed();

@@ -1,5 +1,5 @@
-//! `/board/markers` for rviz: the pieces (kings taller), the last move's squares, and where the
-//! human may move. Each marker sits in its square's frame of the URDF (`square_c3`...), so the
+//! `/board/markers` for rviz: the pieces (kings taller), the last move's squares, where the
+//! human may move, and the hint's squares (orange) when one was asked for. Each marker sits in its square's frame of the URDF (`square_c3`...), so the
 //! board's geometry lives in one place: the URDF generated from config/board.yaml.
 
 use checkers_msgs::builtin_interfaces::msg::Time;
@@ -84,6 +84,19 @@ pub fn board_markers(r: &Referee, stamp: Time) -> MarkerArray {
             m.scale.y = MARK_SIZE * 0.5;
             m.scale.z = 0.0005;
             m.color = color(0.2, 0.4, 1.0, 0.5);
+            all.push(m);
+        }
+    }
+    if let Some(hint) = r.hint() {
+        // The hint's two squares, orange, just above the other marks.
+        for (i, sq) in [hint.from(), hint.to()].into_iter().enumerate() {
+            let mut m = marker(&stamp, "hint", i as i32, sq);
+            m.r#type = Marker::CUBE;
+            m.scale.x = MARK_SIZE;
+            m.scale.y = MARK_SIZE;
+            m.scale.z = 0.0005;
+            m.pose.position.z = 0.001;
+            m.color = color(1.0, 0.6, 0.0, 0.7);
             all.push(m);
         }
     }

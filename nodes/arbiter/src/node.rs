@@ -6,7 +6,8 @@
 //! Parameters: `state_dir`, `robot_color` (white|black), `level`, `time_budget_s`,
 //! `planner_margin_s`, `planner_timeout_s` (when the budget is 0), `arm_timeout_s`,
 //! `scan_timeout_s`, `verify` (bool), `start_new_game` (bool: start one at launch when none is
-//! in progress).
+//! in progress), `hints` (bool: `/game/hint` answers), `hint_algorithm` and `hint_time_s` (the
+//! planner and the time a hint is searched with).
 
 use std::time::Duration;
 
@@ -14,8 +15,8 @@ use checkers_msgs::action::{ExecuteMove, ExecuteMove_Goal, PlanMove, PlanMove_Go
 use checkers_msgs::convert::{move_msg, position_msg, side_code};
 use checkers_msgs::msg::{BoardOccupancy, GameEvent, GameState};
 use checkers_msgs::srv::{
-    NewGame, NewGame_Request, NewGame_Response, Resign, Resign_Request, Resign_Response,
-    ResolveAmbiguity, ResolveAmbiguity_Response,
+    Hint, Hint_Request, Hint_Response, NewGame, NewGame_Request, NewGame_Response, Resign,
+    Resign_Request, Resign_Response, ResolveAmbiguity, ResolveAmbiguity_Response,
 };
 use checkers_msgs::visualization_msgs::msg::MarkerArray;
 use draughts::{Color, Move};
@@ -39,6 +40,9 @@ pub struct Settings {
     pub scan_timeout_s: f64,
     pub verify: bool,
     pub start_new_game: bool,
+    pub hints: bool,
+    pub hint_algorithm: String,
+    pub hint_time_s: f64,
 }
 
 fn parse_color(name: &'static str, text: &str) -> Result<Color, NodeError> {
@@ -70,6 +74,9 @@ impl Settings {
             scan_timeout_s: p.declare("scan_timeout_s", 3.0f64)?.max(0.1),
             verify: p.declare("verify", true)?,
             start_new_game: p.declare("start_new_game", true)?,
+            hints: p.declare("hints", true)?,
+            hint_algorithm: p.declare("hint_algorithm", "alphabeta".to_string())?,
+            hint_time_s: p.declare("hint_time_s", 1.0f64)?.clamp(0.05, 30.0),
         })
     }
 }
@@ -90,6 +97,7 @@ struct Services {
     new: ServiceServer<NewGame>,
     resign: ServiceServer<Resign>,
     resolve: ServiceServer<ResolveAmbiguity>,
+    hint: ServiceServer<Hint>,
 }
 
 /// What the planner was doing, for `/game/state` while it searches.
@@ -197,6 +205,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         new: node.service_server("/game/new")?,
         resign: node.service_server("/game/resign")?,
         resolve: node.service_server("/game/resolve")?,
+        hint: node.service_server("/game/hint")?,
     };
     let occupancy = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
     let mut readings = occupancy.stream();
@@ -267,6 +276,14 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
                 respond(&services.resolve, id, response).await;
                 notes
             }
+            (id, req) = services.hint.next_request() => {
+                let (response, notes) = match give_hint(&settings, &mut referee, &helpers, &req).await {
+                    Ok((response, note)) => (response, vec![note]),
+                    Err(why) => (Hint_Response { success: false, message: why, ..Hint_Response::default() }, Vec::new()),
+                };
+                respond(&services.hint, id, response).await;
+                notes
+            }
             Some(reading) = readings.next() => {
                 if reading.confirmed {
                     referee.on_reading(reading.occupied, reading.seq, ros::clock::seconds(&reading.header.stamp))
@@ -312,6 +329,7 @@ async fn stay_busy(
             (id, _) = services.new.next_request() => respond(&services.new, id, NewGame_Response { success: false, message: BUSY.into() }).await,
             (id, _) = services.resign.next_request() => respond(&services.resign, id, Resign_Response { success: false, message: BUSY.into() }).await,
             (id, _) = services.resolve.next_request() => respond(&services.resolve, id, ResolveAmbiguity_Response { success: false, message: BUSY.into() }).await,
+            (id, _) = services.hint.next_request() => respond(&services.hint, id, Hint_Response { success: false, message: BUSY.into(), ..Hint_Response::default() }).await,
             Some(r) = readings.next() => tracing::info!(seq = r.seq, "a reading during the robot's turn: ignored"),
         }
     }
@@ -471,6 +489,66 @@ async fn plan(
         )),
         Err(e) => Err(format!("the planner failed: {e}")),
     }
+}
+
+/// The planner's move for the human (`/game/hint`), remembered for the markers and announced.
+async fn give_hint(
+    settings: &Settings,
+    referee: &mut Referee,
+    helpers: &Helpers,
+    req: &Hint_Request,
+) -> Result<(Hint_Response, Announcement), String> {
+    if !settings.hints {
+        return Err("hints are off at this level".into());
+    }
+    if referee.status() != status::WAITING_FOR_HUMAN {
+        return Err("a hint is given only while you are to move".into());
+    }
+    let budget = if req.time_budget_s.is_finite() && req.time_budget_s > 0.0 {
+        f64::from(req.time_budget_s).min(30.0)
+    } else {
+        settings.hint_time_s
+    };
+    let goal = PlanMove_Goal {
+        position: position_msg(referee.position()),
+        start_fen: referee.record().start_fen.clone(),
+        history: referee.game().moves().iter().map(Move::text).collect(),
+        time_budget_s: budget as f32,
+        algorithm: settings.hint_algorithm.clone(),
+    };
+    let wait = Duration::from_secs_f64(budget + settings.planner_margin_s);
+    let goal = helpers
+        .planner
+        .send_goal(goal, Duration::from_secs(5))
+        .await
+        .map_err(|e| format!("the planner did not take the question: {e}"))?;
+    let r = match goal.result(wait).await {
+        Ok((GoalOutcome::Succeeded, r)) => r,
+        Ok((outcome, r)) => {
+            return Err(format!(
+                "the planner gave no hint ({outcome:?}): {}",
+                r.message
+            ))
+        }
+        Err(e) => {
+            let _ = goal.cancel(Duration::from_millis(500)).await;
+            return Err(format!("the planner gave no hint: {e}"));
+        }
+    };
+    let mv = checkers_msgs::convert::find_move(referee.position(), &r.best_move)
+        .map_err(|e| format!("the planner's hint is not a move here: {e}"))?;
+    referee.set_hint(mv);
+    let human = referee.robot().opponent();
+    let text = format!("hint: {}", mv.text());
+    let mut note = Announcement::new(kind::HINT, human, text.clone());
+    note.game_move = Some(mv);
+    let response = Hint_Response {
+        success: true,
+        message: text,
+        best_move: move_msg(&mv),
+        win_probability: r.win_probability,
+    };
+    Ok((response, note))
 }
 
 async fn execute(settings: &Settings, helpers: &Helpers, mv: &Move) -> Result<(), String> {

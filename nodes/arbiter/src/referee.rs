@@ -51,6 +51,7 @@ pub mod kind {
     pub const PLANNER_TIMEOUT: u8 = 13;
     pub const RESIGNED: u8 = 14;
     pub const GAME_OVER: u8 = 15;
+    pub const HINT: u8 = 16;
 }
 
 impl Announcement {
@@ -83,6 +84,9 @@ pub struct Referee {
     /// say "executed and verified").
     held_back: Vec<Announcement>,
     level: String,
+    /// The move suggested to the human, and the ply it was suggested at: it stands until a
+    /// move is played.
+    hint: Option<(usize, Move)>,
 }
 
 fn side_name(c: Color) -> &'static str {
@@ -113,6 +117,7 @@ impl Referee {
             last_reading: None,
             held_back: Vec::new(),
             level: level.to_string(),
+            hint: None,
         };
         match resumed {
             Resume::Game(record, game) => {
@@ -166,6 +171,23 @@ impl Referee {
         &self.level
     }
 
+    /// Remembers `mv` as the hint for the position now on the board.
+    pub fn set_hint(&mut self, mv: Move) {
+        self.hint = Some((self.game.moves().len(), mv));
+    }
+
+    /// The hint for the position on the board, while the human is to move.
+    pub fn hint(&self) -> Option<&Move> {
+        match &self.hint {
+            Some((ply, mv))
+                if *ply == self.game.moves().len() && self.status == status::WAITING_FOR_HUMAN =>
+            {
+                Some(mv)
+            }
+            _ => None,
+        }
+    }
+
     pub fn status(&self) -> u8 {
         self.status
     }
@@ -217,6 +239,7 @@ impl Referee {
         level: Option<&str>,
         fen: &str,
     ) -> Result<Vec<Announcement>, String> {
+        self.hint = None;
         let game = if fen.trim().is_empty() {
             Game::new()
         } else {

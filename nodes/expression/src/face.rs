@@ -40,6 +40,9 @@ pub struct Face {
     speaking: bool,
     /// The human moved since the last evaluation: the next one judges the human's move.
     human_just_moved: bool,
+    /// A hint was given and nothing happened since: the robot looks at the board, where the
+    /// hint is.
+    showing_hint: bool,
 }
 
 impl Face {
@@ -50,6 +53,7 @@ impl Face {
             activity: Activity::Waiting,
             speaking: false,
             human_just_moved: false,
+            showing_hint: false,
         }
     }
 
@@ -80,6 +84,7 @@ impl Face {
 
     /// A game event, with the squares it names (illegal move, mismatch). Returns what to say.
     pub fn on_event(&mut self, event: &GameEvent, squares: &[u8]) -> Option<String> {
+        self.showing_hint = false;
         self.model.on_event(event);
         let situation = match event {
             GameEvent::NewGame => Some(Situation::Greeting),
@@ -118,6 +123,14 @@ impl Face {
         situation.and_then(|s| self.book.say(s, squares))
     }
 
+    /// The robot suggests `mv` to the human: it says so and looks at the board.
+    pub fn on_hint(&mut self, mv: &str) -> Option<String> {
+        self.showing_hint = true;
+        self.book
+            .say(Situation::Hint, &[])
+            .map(|text| text.replace("{move}", mv))
+    }
+
     pub fn set_activity(&mut self, activity: Activity) {
         self.activity = activity;
     }
@@ -128,7 +141,7 @@ impl Face {
     }
 
     pub fn gaze(&self) -> Gaze {
-        if self.activity == Activity::Moving && !self.speaking {
+        if self.showing_hint || (self.activity == Activity::Moving && !self.speaking) {
             Gaze::Board
         } else {
             Gaze::Player

@@ -178,9 +178,14 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
             .min()
             .unwrap_or(next_blink);
         tokio::select! {
-            Some(e) = evaluations.next() => phrase = face.on_evaluation(e.win_probability),
+            // The robot's own evaluations only: a hint's is the human's.
+            Some(e) = evaluations.next() => if e.side == robot_side {
+                phrase = face.on_evaluation(e.win_probability);
+            },
             Some(e) = events.next() => {
-                if let Some(ev) = face_event(&e, robot_side, last_status) {
+                if e.kind == EventMsg::KIND_HINT {
+                    phrase = face.on_hint(&e.game_move.text);
+                } else if let Some(ev) = face_event(&e, robot_side, last_status) {
                     phrase = face.on_event(&ev, &e.wrong_squares);
                 }
             }

@@ -60,6 +60,8 @@ pub enum Situation {
     /// `{squares}`: the squares to put right.
     BoardMismatch,
     PlannerTimeout,
+    /// `{move}`: the move the robot suggests to the human (/game/hint).
+    Hint,
     RobotWon,
     HumanWon,
     Draw,
@@ -217,6 +219,16 @@ fn phrases(
             "No time to think. Here is my move.",
         ],
         (PlannerTimeout, Ru, _) => &["Сыграю этот ход быстро.", "Некогда думать. Вот мой ход."],
+        (Hint, En, _) => &[
+            "I would play {move}.",
+            "If I were you, I would play {move}.",
+            "Try {move}.",
+        ],
+        (Hint, Ru, _) => &[
+            "Я бы сыграл {move}.",
+            "На вашем месте я бы пошёл {move}.",
+            "Попробуйте {move}.",
+        ],
         (RobotWon, En, P) => &[
             "I won this time. Thank you for a lovely game!",
             "Good game! Would you like a rematch?",

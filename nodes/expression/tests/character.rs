@@ -277,3 +277,24 @@ fn a_scripted_game_through_the_whole_face() {
     assert!(bye.contains("won") || bye.contains("game"), "{bye}");
     assert_eq!(face.emotion(), Emotion::Happy);
 }
+
+#[test]
+fn a_hint_is_said_with_its_move_while_the_robot_looks_at_the_board() {
+    use expression::face::Face;
+    for language in [Language::English, Language::Russian] {
+        let mut face = Face::new(Attitude::Positive, language, 7);
+        assert_eq!(face.gaze(), Gaze::Player);
+        let said = face.on_hint("c3-d4").expect("a hint is always said");
+        assert!(said.contains("c3-d4") && !said.contains("{move}"), "{said}");
+        face.set_speaking(true);
+        assert_eq!(
+            face.gaze(),
+            Gaze::Board,
+            "it shows where, even while speaking"
+        );
+        // The human's move (or anything else that happens) ends it.
+        face.on_event(&GameEvent::HumanMoved, &[]);
+        face.set_speaking(false);
+        assert_eq!(face.gaze(), Gaze::Player);
+    }
+}

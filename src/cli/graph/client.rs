@@ -16,6 +16,7 @@
 //! - [`GraphClient::wait_ready`]: after a launch, wait until the board sensor reads the board.
 //! - [`GraphClient::human_move`] (`/sim/human_move`), [`GraphClient::new_game`] (`/game/new`),
 //!   [`GraphClient::resign`] (`/game/resign`), [`GraphClient::resolve`] (`/game/resolve`),
+//!   [`GraphClient::hint`] (`/game/hint`),
 //!   [`GraphClient::set_fault`] (`/sim/set_fault`, confirmed on `/sim/faults`): each with a
 //!   timeout; a service that answers `success = false` is an error carrying its message.
 //!
@@ -27,8 +28,9 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Context};
 use checkers_msgs::msg::{Evaluation, FaceExpression, GameEvent, GameState};
 use checkers_msgs::srv::{
-    HumanMove, HumanMove_Request, HumanMove_Response, NewGame, NewGame_Request, Resign,
-    Resign_Request, ResolveAmbiguity, ResolveAmbiguity_Request, ScanBoard, ScanBoard_Request,
+    Hint, Hint_Request, Hint_Response, HumanMove, HumanMove_Request, HumanMove_Response, NewGame,
+    NewGame_Request, Resign, Resign_Request, ResolveAmbiguity, ResolveAmbiguity_Request, ScanBoard,
+    ScanBoard_Request,
 };
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use futures::StreamExt;
@@ -59,6 +61,7 @@ pub struct GraphClient {
     human: ServiceClient<HumanMove>,
     new: ServiceClient<NewGame>,
     resign: ServiceClient<Resign>,
+    hint: ServiceClient<Hint>,
     resolve: ServiceClient<ResolveAmbiguity>,
     set_fault: Publisher<StringMsg>,
     scan: ServiceClient<ScanBoard>,
@@ -125,6 +128,7 @@ impl GraphClient {
             human: node.service_client("/sim/human_move")?,
             new: node.service_client("/game/new")?,
             resign: node.service_client("/game/resign")?,
+            hint: node.service_client("/game/hint")?,
             resolve: node.service_client("/game/resolve")?,
             set_fault: node.publisher("/sim/set_fault", Qos::Events)?,
             scan: node.service_client("/board/scan")?,
@@ -256,6 +260,20 @@ impl GraphClient {
             bail!("/game/new refused: {}", r.message);
         }
         Ok(r.message)
+    }
+
+    /// `/game/hint`: the planner's move for the human, searched for `time_budget_s` (0: the
+    /// arbiter's own setting).
+    pub async fn hint(&self, time_budget_s: f32) -> anyhow::Result<Hint_Response> {
+        let r = self
+            .hint
+            .call(Hint_Request { time_budget_s }, CALL)
+            .await
+            .context("/game/hint")?;
+        if !r.success {
+            bail!("no hint: {}", r.message);
+        }
+        Ok(r)
     }
 
     /// `/game/resign` for `side` (`Resign_Request::SIDE_*`).

@@ -19,6 +19,8 @@ pub enum Action {
     NewGame { robot_color: u8, level: String },
     /// `/game/resign` for the human's side.
     Resign { side: u8 },
+    /// `/game/hint`: the robot's suggestion for the human's move.
+    Hint,
     /// Leave: stop the launched nodes and restore the terminal.
     Quit,
 }
@@ -116,6 +118,7 @@ pub fn on_key(app: &mut App, key: KeyEvent) -> Option<Action> {
 fn play_key(app: &mut App, key: KeyEvent) -> Option<Action> {
     match key.code {
         KeyCode::Char('q' | 'Q') => Some(Action::Quit),
+        KeyCode::Char('?') => Some(Action::Hint),
         KeyCode::Char('n' | 'N') => {
             app.mode = app.new_game_dialog();
             None

@@ -151,6 +151,23 @@ fn letters_that_are_no_move_are_commands_not_input() {
 }
 
 #[test]
+fn a_question_mark_asks_for_a_hint_and_types_nothing() {
+    let mut app = playing();
+    typed_partly(&mut app, "c3");
+    assert_eq!(
+        on_key(&mut app, key(KeyCode::Char('?'))),
+        Some(Action::Hint)
+    );
+    assert_eq!(app.input, "c3", "the typed move is kept");
+}
+
+fn typed_partly(app: &mut App, text: &str) {
+    for c in text.chars() {
+        on_key(app, key(KeyCode::Char(c)));
+    }
+}
+
+#[test]
 fn the_list_plays_the_highlighted_move() {
     let mut app = playing();
     on_key(&mut app, key(KeyCode::Down));

@@ -79,6 +79,13 @@ async fn perform(client: &GraphClient, action: Action) -> Notice {
                 m
             }
         }),
+        Action::Hint => client.hint(0.0).await.map(|r| {
+            format!(
+                "{} (your chances after it: {:.0}%)",
+                r.message,
+                100.0 * r.win_probability
+            )
+        }),
         Action::Quit => Ok(String::new()),
     };
     match done {
