@@ -77,3 +77,35 @@ fn pdn_check_names_the_first_illegal_move() {
         "{out}"
     );
 }
+
+#[test]
+fn review_names_the_blunder_with_the_better_move_and_annotates_the_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("g.pdn");
+    // White, the human, gives its last man away with c3-d4 (b4 held); Black takes it.
+    std::fs::write(
+        &file,
+        "[White \"Human\"]\n[Black \"checkers_robot (easy)\"]\n[FEN \"W:Wc3:Be5\"]\n1. c3-d4 e5:c3 0-1\n",
+    )
+    .expect("write");
+    let annotated = dir.path().join("a.pdn");
+    let o = cli(&[
+        "review",
+        file.to_str().expect("utf-8"),
+        "--depth",
+        "6",
+        "--annotate",
+        annotated.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("1 moves of White judged"), "{out}");
+    assert!(out.contains("1. c3-d4?? blunder"), "{out}");
+    assert!(out.contains("better c3-b4"), "{out}");
+    assert!(out.contains("it is met by e5:c3"), "{out}");
+    let text = std::fs::read_to_string(&annotated).expect("annotated file");
+    assert!(text.contains("c3-d4 {blunder; better c3-b4}"), "{text}");
+    assert!(text.contains("0-1"), "the resignation stays: {text}");
+    let check = cli(&["pdn", "check", annotated.to_str().expect("utf-8")]);
+    assert!(check.status.success(), "{}", stdout(&check));
+}

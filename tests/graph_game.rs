@@ -44,9 +44,10 @@ async fn a_whole_game_to_its_end_archived_as_a_pdn_that_replays() {
 }
 
 /// `/game/hint` over DDS: the planner's move for the human comes back, is announced, and the
-/// robot says it; played, it is the human's move like any other.
+/// robot says it; played, it is the human's move like any other, and judged. A blunder is
+/// judged one, with the better move, and the robot remarks on it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_hint_is_a_legal_move_the_robot_also_says() {
+async fn a_hint_is_said_and_a_blunder_is_judged() {
     use checkers_msgs::msg::GameEvent;
     use checkers_msgs::srv::HumanMove_Request;
     use graph_support::{next_event, WAIT};
@@ -91,4 +92,43 @@ async fn a_hint_is_a_legal_move_the_robot_also_says() {
     .expect("the arbiter's verdict");
     assert_eq!(moved.kind, GameEvent::KIND_HUMAN_MOVED, "{moved:?}");
     assert_eq!(moved.game_move.text, text);
+    let judged = next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_VERDICT)
+        .await
+        .expect("the move is judged");
+    assert_eq!(judged.game_move.text, text);
+    assert_ne!(judged.verdict, GameEvent::VERDICT_NONE, "{judged:?}");
+
+    // A blunder: the human's man walks into a capture where it could have stayed safe. The
+    // robot says so, and the verdict names the better move.
+    let old = g.human_turn_after(moved.ply).await.game_id;
+    g.client
+        .new_game(
+            checkers_msgs::srv::NewGame_Request::SIDE_BLACK,
+            "",
+            "W:Wc3,a1:Be5,h8",
+        )
+        .await
+        .expect("a new game from a position");
+    g.client
+        .wait_state(WAIT, |s| {
+            s.game_id != old && s.status == checkers_msgs::msg::GameState::STATUS_WAITING_FOR_HUMAN
+        })
+        .await
+        .expect("the human's turn in the new game");
+    let mut says = g.client.says();
+    g.client
+        .human_move("c3-d4", HumanMove_Request::ERROR_NONE, true)
+        .await
+        .expect("the blunder played");
+    let judged = next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_VERDICT)
+        .await
+        .expect("the blunder is judged");
+    assert_eq!(judged.game_move.text, "c3-d4");
+    assert_eq!(judged.verdict, GameEvent::VERDICT_BLUNDER, "{judged:?}");
+    assert_eq!(judged.better_move.text, "c3-b4");
+    let said = tokio::time::timeout(WAIT, says.recv())
+        .await
+        .expect("the robot remarks on it")
+        .expect("a phrase");
+    assert!(!said.is_empty());
 }

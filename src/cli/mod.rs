@@ -13,6 +13,7 @@ mod moves;
 mod pdn;
 mod perft;
 mod play;
+mod review;
 mod watch;
 
 use std::process::ExitCode;
@@ -59,6 +60,10 @@ enum Command {
     Play(play::Args),
     /// The simulated robot against a simulated human driven by a planner: `watch --level easy --opponent alphabeta:depth=2`.
     Watch(watch::Args),
+    /// A teacher's review of the games of a PDN file: each move judged (best, good,
+    /// inaccuracy, mistake, blunder, brilliant), the worst with the better move and its
+    /// refutation.
+    Review(review::Args),
 }
 
 /// Input the user got wrong (a malformed FEN, an illegal move, a missing file): exit status 2.
@@ -98,5 +103,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Launch(args) => launch::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Watch(args) => watch::run(&args),
+        Command::Review(args) => review::run(&args),
     }
 }

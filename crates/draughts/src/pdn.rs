@@ -116,6 +116,17 @@ pub fn parse_pdn(text: &str) -> Result<Vec<PdnGame>, ParseError> {
 /// Writes a game as PDN. `headers` come first (Event, Site, Date, White, Black...); GameType,
 /// FEN (when the game did not start from the initial position) and Result are added.
 pub fn write_pdn(game: &Game, headers: &[(&str, &str)]) -> String {
+    write_pdn_with_comments(game, headers, &[])
+}
+
+/// Like [`write_pdn`], with `comments[i]` written as a `{comment}` after the game's move `i`
+/// (empty or missing: none). Braces in a comment are replaced, so the file stays readable by
+/// any PDN reader.
+pub fn write_pdn_with_comments(
+    game: &Game,
+    headers: &[(&str, &str)],
+    comments: &[String],
+) -> String {
     let result = game.result();
     let tag = result.pdn_tag();
     let mut out = String::new();
@@ -147,6 +158,9 @@ pub fn write_pdn(game: &Game, headers: &[(&str, &str)]) -> String {
             words.push(format!("{}...", ply / 2 + 1));
         }
         words.push(mv.text());
+        if let Some(c) = comments.get(i).map(|c| c.trim()).filter(|c| !c.is_empty()) {
+            words.push(format!("{{{}}}", c.replace('{', "(").replace('}', ")")));
+        }
     }
     words.push(tag.to_string());
     let mut line = String::new();
@@ -408,6 +422,20 @@ mod tests {
             }
             other => panic!("expected an illegal move, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn comments_after_moves_are_written_and_read_past() {
+        let mut game = Game::new();
+        for m in ["c3-d4", "f6-e5", "d4:f6"] {
+            game.play_text(m).expect("legal");
+        }
+        let comments = vec![String::new(), "blunder; better {b6-a5}".to_string()];
+        let text = write_pdn_with_comments(&game, &[("Event", "e")], &comments);
+        assert!(text.contains("f6-e5 {blunder; better (b6-a5)}"), "{text}");
+        let read = parse_pdn(&text).expect("parses");
+        let replayed = read[0].replay().expect("replays");
+        assert_eq!(replayed.moves(), game.moves());
     }
 
     #[test]

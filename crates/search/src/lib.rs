@@ -10,11 +10,14 @@
 //!   (AlphaZero: PUCT guided by a generation of the policy-value network);
 //! - [`spec`]: `alphabeta:depth=12,time=500ms` strings;
 //! - [`arena`], [`elo`] and [`openings`]: playing planners against each other and rating them;
-//! - [`tune`]: Texel tuning of the alpha-beta evaluation.
+//! - [`tune`]: Texel tuning of the alpha-beta evaluation;
+//! - [`coach`]: judging a played move against every other (best, good, inaccuracy, mistake,
+//!   blunder, brilliant), for the robot's verdicts and game reviews.
 
 pub mod alphabeta;
 pub mod arena;
 mod bits;
+pub mod coach;
 pub mod elo;
 pub mod endgame;
 pub mod heuristic;

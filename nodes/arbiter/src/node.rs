@@ -7,7 +7,9 @@
 //! `planner_margin_s`, `planner_timeout_s` (when the budget is 0), `arm_timeout_s`,
 //! `scan_timeout_s`, `verify` (bool), `start_new_game` (bool: start one at launch when none is
 //! in progress), `hints` (bool: `/game/hint` answers), `hint_algorithm` and `hint_time_s` (the
-//! planner and the time a hint is searched with).
+//! planner and the time a hint is searched with), `verdicts` (bool: judge each human move and
+//! say so, a `VERDICT` event and a comment in the archived PDN), `coach_depth` (the depth each
+//! move is judged to).
 
 use std::time::Duration;
 
@@ -43,6 +45,8 @@ pub struct Settings {
     pub hints: bool,
     pub hint_algorithm: String,
     pub hint_time_s: f64,
+    pub verdicts: bool,
+    pub coach_depth: u32,
 }
 
 fn parse_color(name: &'static str, text: &str) -> Result<Color, NodeError> {
@@ -77,6 +81,8 @@ impl Settings {
             hints: p.declare("hints", true)?,
             hint_algorithm: p.declare("hint_algorithm", "alphabeta".to_string())?,
             hint_time_s: p.declare("hint_time_s", 1.0f64)?.clamp(0.05, 30.0),
+            verdicts: p.declare("verdicts", true)?,
+            coach_depth: u32::try_from(p.declare("coach_depth", 6i64)?.clamp(1, 12)).unwrap_or(6),
         })
     }
 }
@@ -156,6 +162,11 @@ fn event_msg(a: &Announcement, ply: u32, node: &Node) -> GameEvent {
         text: a.text.clone(),
         ..GameEvent::default()
     };
+    if let Some((verdict, better, loss)) = &a.verdict {
+        msg.verdict = *verdict;
+        msg.better_move = better.as_ref().map(move_msg).unwrap_or_default();
+        msg.loss = *loss;
+    }
     msg.header.stamp = node.now();
     msg
 }
@@ -292,8 +303,58 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
                 }
             }
         };
+        let mut notes = notes;
+        if settings.verdicts && notes.iter().any(|n| n.kind == kind::HUMAN_MOVED) {
+            notes.extend(verdict(&settings, &mut referee).await);
+        }
         announce(&out, &node, &referee, &search, notes).await;
     }
+}
+
+/// The coach's judgement of the human's last move, kept as the move's PDN comment.
+async fn verdict(settings: &Settings, referee: &mut Referee) -> Option<Announcement> {
+    use search::coach::{comment, judge, Thresholds, Verdict};
+    let (before, played) = referee.last_human_move()?;
+    let ply = before.moves().len();
+    let depth = settings.coach_depth;
+    // A search of every legal move: off the async threads.
+    let judged =
+        tokio::task::spawn_blocking(move || judge(&before, &played, depth, &Thresholds::default()))
+            .await;
+    let j = match judged {
+        Ok(Ok(j)) => j,
+        Ok(Err(e)) => {
+            tracing::warn!("the move could not be judged: {e}");
+            return None;
+        }
+        Err(e) => {
+            tracing::warn!("the move could not be judged: {e}");
+            return None;
+        }
+    };
+    referee.comment_move(ply, comment(&j));
+    let code = match j.verdict {
+        Verdict::Brilliant => GameEvent::VERDICT_BRILLIANT,
+        Verdict::Best => GameEvent::VERDICT_BEST,
+        Verdict::Good => GameEvent::VERDICT_GOOD,
+        Verdict::Inaccuracy => GameEvent::VERDICT_INACCURACY,
+        Verdict::Mistake => GameEvent::VERDICT_MISTAKE,
+        Verdict::Blunder => GameEvent::VERDICT_BLUNDER,
+    };
+    let better = (j.best != j.played).then_some(j.best);
+    let text = match better {
+        Some(b) => format!(
+            "{} was {} (better {})",
+            j.played.text(),
+            j.verdict,
+            b.text()
+        ),
+        None => format!("{} was {}", j.played.text(), j.verdict),
+    };
+    let mut note = Announcement::new(kind::VERDICT, referee.robot().opponent(), text);
+    note.game_move = Some(j.played);
+    note.verdict = Some((code, better, j.loss as f32));
+    Some(note)
 }
 
 fn random_color() -> Color {

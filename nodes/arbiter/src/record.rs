@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use draughts::pdn::write_pdn;
+use draughts::pdn::write_pdn_with_comments;
 use draughts::{Color, Game, Move};
 use serde::{Deserialize, Serialize};
 
@@ -51,6 +51,10 @@ pub struct GameRecord {
     pub date: String,
     /// A side that resigned ("white"/"black"), or None.
     pub resigned: Option<String>,
+    /// The PDN comment of each move (the robot's verdicts), by index; "" = none. Absent from
+    /// records written before verdicts existed.
+    #[serde(default)]
+    pub comments: Vec<String>,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -79,7 +83,16 @@ impl GameRecord {
             level: level.to_string(),
             date: pdn_date(SystemTime::now()),
             resigned: None,
+            comments: Vec::new(),
         }
+    }
+
+    /// Sets the comment of move `ply` (0 = the first).
+    pub fn set_comment(&mut self, ply: usize, text: String) {
+        if self.comments.len() <= ply {
+            self.comments.resize(ply + 1, String::new());
+        }
+        self.comments[ply] = text;
     }
 
     pub fn robot(&self) -> Option<Color> {
@@ -119,7 +132,7 @@ impl GameRecord {
             _ => (robot, "Human".to_string()),
         };
         let round = self.game_id.to_string();
-        write_pdn(
+        write_pdn_with_comments(
             game,
             &[
                 ("Event", "Game against the draughts robot"),
@@ -131,6 +144,7 @@ impl GameRecord {
                 ("Level", &self.level),
                 ("Termination", termination),
             ],
+            &self.comments,
         )
     }
 }
@@ -139,7 +153,7 @@ impl GameRecord {
 #[derive(Debug)]
 pub enum Resume {
     /// A game in progress, replayed.
-    Game(GameRecord, Game),
+    Game(Box<GameRecord>, Game),
     /// No game was in progress.
     Fresh,
     /// The state file could not be used; it was renamed to `moved_to`.
@@ -202,7 +216,7 @@ impl StateDir {
             return self.set_aside(format!("robot colour {:?}", record.robot_color));
         }
         match record.replay() {
-            Ok(game) => Ok(Resume::Game(record, game)),
+            Ok(game) => Ok(Resume::Game(Box::new(record), game)),
             Err(why) => self.set_aside(format!("does not replay: {why}")),
         }
     }

@@ -32,6 +32,8 @@ pub struct Announcement {
     pub wrong_squares: Vec<u8>,
     pub occupancy: u32,
     pub text: String,
+    /// KIND_VERDICT: the verdict code, the better move, the win probability given away.
+    pub verdict: Option<(u8, Option<Move>, f32)>,
 }
 
 pub mod kind {
@@ -52,6 +54,7 @@ pub mod kind {
     pub const RESIGNED: u8 = 14;
     pub const GAME_OVER: u8 = 15;
     pub const HINT: u8 = 16;
+    pub const VERDICT: u8 = 17;
 }
 
 impl Announcement {
@@ -64,6 +67,7 @@ impl Announcement {
             wrong_squares: Vec::new(),
             occupancy: 0,
             text: text.into(),
+            verdict: None,
         }
     }
 }
@@ -122,7 +126,7 @@ impl Referee {
         match resumed {
             Resume::Game(record, game) => {
                 referee.level = record.level.clone();
-                referee.record = record;
+                referee.record = *record;
                 referee.game = game;
                 referee.status = referee.turn_status();
                 notes.push(Announcement::new(
@@ -280,6 +284,33 @@ impl Referee {
             ),
         ));
         Ok(notes)
+    }
+
+    /// The human's last move and the game before it, to be judged; `None` when the last move
+    /// was the robot's or ended the game.
+    pub fn last_human_move(&self) -> Option<(Game, Move)> {
+        let moves = self.game.moves();
+        let (last, before) = moves.split_last()?;
+        if self.game.result().is_over() || self.position().side_to_move() == self.robot().opponent()
+        {
+            return None;
+        }
+        let mut game = Game::from_position(*self.game.start_position());
+        for mv in before {
+            game.play(mv).ok()?;
+        }
+        Some((game, *last))
+    }
+
+    /// Keeps a verdict on the move at `ply` as the archived PDN's comment, persisted.
+    pub fn comment_move(&mut self, ply: usize, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        self.record.set_comment(ply, text);
+        if let Err(e) = self.persist() {
+            tracing::error!("cannot save the game: {e}");
+        }
     }
 
     fn persist(&self) -> Result<(), RecordError> {

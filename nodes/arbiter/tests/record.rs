@@ -42,7 +42,7 @@ fn a_restarted_arbiter_resumes_the_same_game_with_its_repetitions() {
     let state = StateDir::open(dir.path()).expect("reopen");
     match state.resume().expect("resume") {
         Resume::Game(loaded, game) => {
-            assert_eq!(loaded, record);
+            assert_eq!(*loaded, record);
             assert_eq!(game.moves().len(), 6);
             assert_eq!(game.repetition_count(), repetitions);
             assert_eq!(loaded.robot(), Some(Color::Black));

@@ -110,6 +110,10 @@ pub enum GameEvent {
     BoardMismatch,
     BoardRestored,
     PlannerTimeout,
+    /// The coach judged the human's move a blunder.
+    HumanBlunder,
+    /// The coach judged the human's move the only one that holds.
+    HumanBrilliant,
     /// `Some(true)`: the robot won; `Some(false)`: the human won; `None`: a draw.
     GameOver {
         robot_won: Option<bool>,
@@ -266,6 +270,16 @@ impl EmotionModel {
                 self.transient = Some((Emotion::Sad, 0.6));
             }
             GameEvent::BoardRestored => self.transient = None,
+            // Empathy or glee at a blunder, as the attitude reads it; surprise at a brilliant
+            // move either way.
+            GameEvent::HumanBlunder => {
+                self.transient = Some(if positive {
+                    (Emotion::Sad, 0.5)
+                } else {
+                    (Emotion::Happy, 0.8)
+                });
+            }
+            GameEvent::HumanBrilliant => self.transient = Some((Emotion::Surprise, 0.8)),
             GameEvent::GameOver { robot_won } => {
                 self.transient = Some(match (robot_won, positive) {
                     (Some(true), _) => (Emotion::Happy, 1.0),

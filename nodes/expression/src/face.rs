@@ -112,6 +112,15 @@ impl Face {
             GameEvent::BoardMismatch => Some(Situation::BoardMismatch),
             GameEvent::BoardRestored => None,
             GameEvent::PlannerTimeout => Some(Situation::PlannerTimeout),
+            // The coach has spoken about this move: the next evaluation need not.
+            GameEvent::HumanBlunder => {
+                self.human_just_moved = false;
+                Some(Situation::HumanBlunder)
+            }
+            GameEvent::HumanBrilliant => {
+                self.human_just_moved = false;
+                Some(Situation::HumanBrilliant)
+            }
             GameEvent::GameOver {
                 robot_won: Some(true),
             } => Some(Situation::RobotWon),

@@ -62,6 +62,10 @@ pub enum Situation {
     PlannerTimeout,
     /// `{move}`: the move the robot suggests to the human (/game/hint).
     Hint,
+    /// The coach judged the human's move a blunder.
+    HumanBlunder,
+    /// The coach judged the human's move the only one that holds.
+    HumanBrilliant,
     RobotWon,
     HumanWon,
     Draw,
@@ -219,6 +223,39 @@ fn phrases(
             "No time to think. Here is my move.",
         ],
         (PlannerTimeout, Ru, _) => &["Сыграю этот ход быстро.", "Некогда думать. Вот мой ход."],
+        (HumanBlunder, En, P) => &[
+            "Sorry, but I don't think this move was good for you.",
+            "Oh no. I am afraid that was a mistake.",
+            "Careful! That move gives me a chance.",
+        ],
+        (HumanBlunder, Ru, P) => &[
+            "Извините, но, по-моему, этот ход был не в вашу пользу.",
+            "Ой. Боюсь, это была ошибка.",
+            "Осторожнее! Этот ход даёт мне шанс.",
+        ],
+        (HumanBlunder, En, N) => &[
+            "Ha! That was a mistake.",
+            "Thank you for that present.",
+            "A blunder. I will not let it go.",
+        ],
+        (HumanBlunder, Ru, N) => &[
+            "Ха! Это была ошибка.",
+            "Спасибо за подарок.",
+            "Зевок. Я этим воспользуюсь.",
+        ],
+        (HumanBrilliant, En, P) => &[
+            "Brilliant move!",
+            "The only move, and you found it. Well done!",
+        ],
+        (HumanBrilliant, Ru, P) => &["Блестящий ход!", "Единственный ход, и вы его нашли. Браво!"],
+        (HumanBrilliant, En, N) => &[
+            "Hmm. A strong move, I must admit.",
+            "You found the only move. Impressive.",
+        ],
+        (HumanBrilliant, Ru, N) => &[
+            "Хм. Сильный ход, признаю.",
+            "Вы нашли единственный ход. Впечатляет.",
+        ],
         (Hint, En, _) => &[
             "I would play {move}.",
             "If I were you, I would play {move}.",

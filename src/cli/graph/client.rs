@@ -352,7 +352,7 @@ pub async fn next_event(
 
 /// The name of a `GameEvent::KIND_*`.
 pub fn event_kind(kind: u8) -> &'static str {
-    const NAMES: [&str; 16] = [
+    const NAMES: [&str; 18] = [
         "info",
         "new game",
         "resumed",
@@ -369,6 +369,8 @@ pub fn event_kind(kind: u8) -> &'static str {
         "planner timeout",
         "resigned",
         "game over",
+        "hint",
+        "verdict",
     ];
     NAMES.get(usize::from(kind)).copied().unwrap_or("unknown")
 }

@@ -187,6 +187,16 @@ impl App {
         push_capped(&mut self.events, format!("{:>3} {text}", e.ply));
     }
 
+    /// The review of the finished game: into the events list, and a notice that says so.
+    pub fn on_review(&mut self, lines: Vec<String>) {
+        for line in lines {
+            push_capped(&mut self.events, format!("review {line}"));
+        }
+        self.notice = Some(Notice::Info(
+            "the game's review (your worst moves, with better ones) is in the events list".into(),
+        ));
+    }
+
     pub fn on_face(&mut self, f: &FaceExpression) {
         self.face = Some(Face::from_msg(f));
     }
@@ -333,6 +343,8 @@ pub fn event_kind_name(kind: u8) -> &'static str {
         GameEvent::KIND_PLANNER_TIMEOUT => "planner timeout",
         GameEvent::KIND_RESIGNED => "resigned",
         GameEvent::KIND_GAME_OVER => "game over",
+        GameEvent::KIND_HINT => "hint",
+        GameEvent::KIND_VERDICT => "verdict",
         _ => "event",
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use checkers_msgs::msg::Evaluation;
+use checkers_msgs::msg::{Evaluation, GameEvent};
 use checkers_msgs::srv::HumanMove_Request;
 use crossterm::event::{Event, KeyEvent, KeyEventKind};
 use ratatui::DefaultTerminal;
@@ -17,7 +17,7 @@ use super::app::{App, Notice};
 use super::input::{self, Action};
 use super::ui;
 use crate::cli::graph::client::GraphClient;
-use crate::cli::graph::sim::SimGraph;
+use crate::cli::graph::sim::{archived_games, SimGraph};
 
 /// How often the latest game state and the launcher's health are looked at (and the screen
 /// redrawn for them): quick enough to follow the planner's progress.
@@ -94,6 +94,25 @@ async fn perform(client: &GraphClient, action: Action) -> Notice {
     }
 }
 
+/// How deep `play` judges each of the human's moves after the game.
+const REVIEW_DEPTH: u32 = 8;
+
+/// Judges the finished game (the newest archived PDN) off the UI's threads and sends the
+/// review's lines.
+fn review_in_background(state_dir: &std::path::Path, tx: mpsc::UnboundedSender<Vec<String>>) {
+    let Some(pdn) = archived_games(state_dir).pop() else {
+        let _ = tx.send(vec!["review: the game's PDN was not found".into()]);
+        return;
+    };
+    tokio::task::spawn_blocking(move || {
+        let lines = match crate::cli::review::review_last_game(&pdn, REVIEW_DEPTH) {
+            Ok(lines) => lines,
+            Err(e) => vec![format!("review: {e:#}")],
+        };
+        let _ = tx.send(lines);
+    });
+}
+
 /// The next message of a broadcast, skipping over a backlog the UI fell behind on.
 async fn next<T: Clone>(rx: &mut broadcast::Receiver<T>) -> Option<T> {
     loop {
@@ -124,6 +143,7 @@ pub async fn run(
     let mut sigterm = signal(SignalKind::terminate()).context("SIGTERM handler")?;
     let mut tick = tokio::time::interval(TICK);
     let mut graph_ended = false;
+    let (review_tx, mut reviews) = mpsc::unbounded_channel::<Vec<String>>();
     let result = loop {
         if let Err(e) = terminal.draw(|f| ui::draw(f, app)) {
             break Err(e).context("drawing the screen");
@@ -144,7 +164,13 @@ pub async fn run(
                 Some(Input::Failed(e)) => break Err(anyhow::anyhow!(e)),
                 None => break Err(anyhow::anyhow!("the terminal reader stopped")),
             },
-            Some(e) = next(&mut events) => app.on_event(&e),
+            Some(e) = next(&mut events) => {
+                app.on_event(&e);
+                if e.kind == GameEvent::KIND_GAME_OVER {
+                    review_in_background(&graph.state_dir, review_tx.clone());
+                }
+            }
+            Some(lines) = reviews.recv() => app.on_review(lines),
             Some(f) = next(&mut faces) => app.on_face(&f),
             Some(s) = next(&mut says) => app.on_say(&s),
             Some(e) = evaluations.recv() => app.on_evaluation(e),
