@@ -132,3 +132,105 @@ async fn a_hint_is_said_and_a_blunder_is_judged() {
         .expect("a phrase");
     assert!(!said.is_empty());
 }
+
+/// `/game/takeback` after the robot's capture with promotion: the record is rewound, the arm
+/// carries the robot's king back, the human is asked for the rest (the captured man, the king
+/// that is a man again), and once the board is put right the position and the board are the
+/// start again; the archived PDN keeps only the moves that stood.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_take_back_after_a_capture_with_promotion_restores_the_position() {
+    use checkers_msgs::convert::position_from_msg;
+    use checkers_msgs::msg::{GameEvent, GameState};
+    use checkers_msgs::srv::{HumanMove_Request, NewGame_Request};
+    use graph_support::{next_event, WAIT};
+
+    const START: &str = "W:Wc1,h2:Be3,h8";
+    let _one = serial().await;
+    let g = Graph::start(6, "novice").await;
+    let old = g.client.state().expect("a state").game_id;
+    g.client
+        .new_game(NewGame_Request::SIDE_BLACK, "", START)
+        .await
+        .expect("a new game from the position");
+    g.client
+        .wait_state(WAIT, |s| {
+            s.game_id != old && s.status == GameState::STATUS_WAITING_FOR_HUMAN
+        })
+        .await
+        .expect("the human's turn");
+    let mut events = g.client.events();
+    // c1-d2 walks into the black man's capture e3:c1, which crowns it.
+    g.client
+        .human_move("c1-d2", HumanMove_Request::ERROR_NONE, true)
+        .await
+        .expect("the human's move");
+    let after = g.human_turn_after(1).await;
+    assert_eq!(after.last_move.text, "e3:c1", "{after:?}");
+    assert!(after.last_move.promotes);
+
+    let said = g.client.take_back(0).await.expect("the take-back");
+    assert!(said.contains("took back c1-d2 e3:c1"), "{said}");
+    assert!(said.contains("c1") && said.contains("man again"), "{said}");
+    let note = next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_TAKEBACK)
+        .await
+        .expect("the take-back is announced");
+    assert_eq!(note.ply, 0);
+    let asking = g
+        .state(WAIT, "the request to put the board right", |s| {
+            s.status == GameState::STATUS_BOARD_MISMATCH
+        })
+        .await;
+    assert_eq!(asking.ply, 0);
+
+    // The human puts the captured man back and swaps the king for a man, and confirms.
+    g.client
+        .human_move("", HumanMove_Request::ERROR_SET_UP, true)
+        .await
+        .expect("the board put right");
+    next_event(&mut events, WAIT, |e| {
+        e.kind == GameEvent::KIND_BOARD_RESTORED
+    })
+    .await
+    .expect("the board restored");
+    let state = g
+        .state(WAIT, "the human's turn again", |s| {
+            s.status == GameState::STATUS_WAITING_FOR_HUMAN
+        })
+        .await;
+    let start = draughts::parse_fen(START).expect("fen");
+    assert_eq!(position_from_msg(&state.position).expect("position"), start);
+    assert_eq!(state.ply, 0);
+    let seen = g.client.scan().await.expect("a scan");
+    assert_eq!(
+        seen,
+        start.occupancy_mask(),
+        "the physical board is the start"
+    );
+
+    // The game ends; its PDN has no trace of the moves taken back.
+    g.client
+        .resign(checkers_msgs::srv::Resign_Request::SIDE_WHITE)
+        .await
+        .expect("resigned");
+    let ours = |text: &String| {
+        parse_pdn(text).is_ok_and(|games| {
+            games
+                .iter()
+                .any(|p| p.start_position().is_ok_and(|s| s == start))
+        })
+    };
+    let mut pdn = None;
+    for _ in 0..100 {
+        pdn = sim::archived_games(&g.sim.state_dir)
+            .iter()
+            .filter_map(|f| std::fs::read_to_string(f).ok())
+            .find(ours);
+        if pdn.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let pdn = pdn.expect("the game's PDN");
+    let games = parse_pdn(&pdn).expect("parses");
+    assert!(games[0].moves.is_empty(), "{pdn}");
+}

@@ -175,5 +175,5 @@ fn the_project_files_parse() {
             count += 1;
         }
     }
-    assert_eq!(count, 16);
+    assert_eq!(count, 17);
 }

@@ -111,6 +111,20 @@ impl Human {
                 note: "moved nothing".into(),
             }),
             Request::ERROR_ILLEGAL => self.illegal(sim, &position, text, confirms),
+            Request::ERROR_SET_UP => {
+                let (game, robot) = sim
+                    .game
+                    .ok_or_else(|| "the human has not seen the game's position yet".to_string())?;
+                sim.world.set_up(&game, robot);
+                Ok(Plan {
+                    step: None,
+                    offset: 0.0,
+                    remove: Vec::new(),
+                    confirms,
+                    text: String::new(),
+                    note: "set the board up as the game has it".into(),
+                })
+            }
             Request::ERROR_NONE | Request::ERROR_DOUBLE_CONFIRM => {
                 let mv = self.choose(sim, &position, text)?;
                 Ok(legal(mv, 0.0, mv.captured_squares().collect(), ""))

@@ -270,6 +270,9 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
                 if let Ok(mut h) = human.lock() {
                     h.side = robot.opponent();
                 }
+                if let Ok(p) = checkers_msgs::convert::position_from_msg(&state.position) {
+                    lock(&shared).game = Some((p, robot));
+                }
                 if set_up_for != Some(state.game_id) {
                     set_up_for = Some(state.game_id);
                     set_up_board(&shared, &settings, &state, robot, &mut tray_for);

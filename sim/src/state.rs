@@ -59,6 +59,9 @@ pub struct Sim {
     pub faults: Faults,
     pub rng: Rng,
     pub physics: Physics,
+    /// The arbiter's latest position and the robot's colour (from `/game/state`): what the
+    /// human sets the board up as when asked to put it right.
+    pub game: Option<(draughts::Position, draughts::Color)>,
     geometry: Geometry,
     /// The cup failed to seal during this pump-on spell (a failed pick stays failed until the
     /// pump goes off).
@@ -90,6 +93,7 @@ impl Sim {
             faults,
             rng: Rng::new(seed),
             physics,
+            game: None,
             geometry,
             pick_failed: false,
         }

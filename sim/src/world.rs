@@ -69,6 +69,12 @@ impl World {
         w
     }
 
+    /// Everything put back as `position` has it: the pieces on their squares, a full tray of
+    /// the robot's kings and an empty bin.
+    pub fn set_up(&mut self, position: &Position, robot: Color) {
+        *self = World::new(self.board.clone(), position, robot);
+    }
+
     fn add(&mut self, color: Color, king: bool, place: Place) {
         let id = self.pieces.len() as u32;
         self.pieces.push(PhysicalPiece {

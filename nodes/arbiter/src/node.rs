@@ -9,7 +9,7 @@
 //! in progress), `hints` (bool: `/game/hint` answers), `hint_algorithm` and `hint_time_s` (the
 //! planner and the time a hint is searched with), `verdicts` (bool: judge each human move and
 //! say so, a `VERDICT` event and a comment in the archived PDN), `coach_depth` (the depth each
-//! move is judged to).
+//! move is judged to), `takebacks` (bool: `/game/takeback` answers).
 
 use std::time::Duration;
 
@@ -18,7 +18,8 @@ use checkers_msgs::convert::{move_msg, position_msg, side_code};
 use checkers_msgs::msg::{BoardOccupancy, GameEvent, GameState};
 use checkers_msgs::srv::{
     Hint, Hint_Request, Hint_Response, NewGame, NewGame_Request, NewGame_Response, Resign,
-    Resign_Request, Resign_Response, ResolveAmbiguity, ResolveAmbiguity_Response,
+    Resign_Request, Resign_Response, ResolveAmbiguity, ResolveAmbiguity_Response, TakeBack,
+    TakeBack_Request, TakeBack_Response,
 };
 use checkers_msgs::visualization_msgs::msg::MarkerArray;
 use draughts::{Color, Move};
@@ -47,6 +48,7 @@ pub struct Settings {
     pub hint_time_s: f64,
     pub verdicts: bool,
     pub coach_depth: u32,
+    pub takebacks: bool,
 }
 
 fn parse_color(name: &'static str, text: &str) -> Result<Color, NodeError> {
@@ -83,6 +85,7 @@ impl Settings {
             hint_time_s: p.declare("hint_time_s", 1.0f64)?.clamp(0.05, 30.0),
             verdicts: p.declare("verdicts", true)?,
             coach_depth: u32::try_from(p.declare("coach_depth", 6i64)?.clamp(1, 12)).unwrap_or(6),
+            takebacks: p.declare("takebacks", true)?,
         })
     }
 }
@@ -104,6 +107,7 @@ struct Services {
     resign: ServiceServer<Resign>,
     resolve: ServiceServer<ResolveAmbiguity>,
     hint: ServiceServer<Hint>,
+    takeback: ServiceServer<TakeBack>,
 }
 
 /// What the planner was doing, for `/game/state` while it searches.
@@ -217,6 +221,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         resign: node.service_server("/game/resign")?,
         resolve: node.service_server("/game/resolve")?,
         hint: node.service_server("/game/hint")?,
+        takeback: node.service_server("/game/takeback")?,
     };
     let occupancy = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
     let mut readings = occupancy.stream();
@@ -293,6 +298,14 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
                     Err(why) => (Hint_Response { success: false, message: why, ..Hint_Response::default() }, Vec::new()),
                 };
                 respond(&services.hint, id, response).await;
+                notes
+            }
+            (id, req) = services.takeback.next_request() => {
+                let (response, notes) = match take_back(&settings, &mut referee, &helpers, &req).await {
+                    Ok((message, notes)) => (TakeBack_Response { success: true, message }, notes),
+                    Err(why) => (TakeBack_Response { success: false, message: why }, Vec::new()),
+                };
+                respond(&services.takeback, id, response).await;
                 notes
             }
             Some(reading) = readings.next() => {
@@ -391,6 +404,7 @@ async fn stay_busy(
             (id, _) = services.resign.next_request() => respond(&services.resign, id, Resign_Response { success: false, message: BUSY.into() }).await,
             (id, _) = services.resolve.next_request() => respond(&services.resolve, id, ResolveAmbiguity_Response { success: false, message: BUSY.into() }).await,
             (id, _) = services.hint.next_request() => respond(&services.hint, id, Hint_Response { success: false, message: BUSY.into(), ..Hint_Response::default() }).await,
+            (id, _) = services.takeback.next_request() => respond(&services.takeback, id, TakeBack_Response { success: false, message: BUSY.into() }).await,
             Some(r) = readings.next() => tracing::info!(seq = r.seq, "a reading during the robot's turn: ignored"),
         }
     }
@@ -612,16 +626,114 @@ async fn give_hint(
     Ok((response, note))
 }
 
+/// `/game/takeback`: the record rewound, the robot's last piece carried back by the arm, then
+/// the board checked; what the arm cannot restore the human is asked to put right.
+async fn take_back(
+    settings: &Settings,
+    referee: &mut Referee,
+    helpers: &Helpers,
+    req: &TakeBack_Request,
+) -> Result<(String, Vec<Announcement>), String> {
+    if !settings.takebacks {
+        return Err("take-backs are off at this level".into());
+    }
+    let undone = referee.take_back(usize::from(req.plies))?;
+    let texts: Vec<String> = undone.iter().map(Move::text).collect();
+    let human = referee.robot().opponent();
+    // An even number of plies back to the human's turn: the last one taken back is the robot's.
+    let robot_last = undone.last().copied();
+    let mut notes = Vec::new();
+    let mut arm_failed = None;
+    if let Some(mv) = robot_last {
+        // Leg by leg along its landings, backwards: each leg is a quiet move to the arm.
+        let mut squares: Vec<_> = std::iter::once(mv.from())
+            .chain(mv.landings().iter().copied())
+            .collect();
+        squares.reverse();
+        for leg in squares.windows(2) {
+            if let Err(e) = relocate(settings, helpers, leg[0], leg[1]).await {
+                arm_failed = Some(e);
+                break;
+            }
+        }
+    }
+    let mut text = format!("took back {}", texts.join(" "));
+    let seen = scan(settings, helpers).await.unwrap_or(0);
+    let expected = referee.position().occupancy_mask();
+    if seen != expected || arm_failed.is_some() {
+        let put = squares_named(expected & !seen);
+        let clear = squares_named(seen & !expected);
+        let mut asks = Vec::new();
+        if !put.is_empty() {
+            asks.push(format!("put a piece back on {put}"));
+        }
+        if !clear.is_empty() {
+            asks.push(format!("take the piece off {clear}"));
+        }
+        let crowned: Vec<String> = undone
+            .iter()
+            .filter(|m| m.promotes())
+            .map(|m| m.from().to_string())
+            .collect();
+        if !crowned.is_empty() {
+            asks.push(format!(
+                "the piece on {} is a man again",
+                crowned.join(", ")
+            ));
+        }
+        if let Some(e) = &arm_failed {
+            asks.push(format!("the arm could not move its piece back ({e})"));
+        }
+        text = format!("{text}: please {}, and press confirm", asks.join("; "));
+        notes.push(Announcement::new(kind::TAKEBACK, human, text.clone()));
+        notes.extend(referee.board_mismatch(seen, "after the take-back"));
+    } else {
+        notes.push(Announcement::new(kind::TAKEBACK, human, text.clone()));
+    }
+    Ok((text, notes))
+}
+
+/// Squares of an occupancy mask (bit n-1 = square n), named: "c3, e5".
+fn squares_named(mask: u32) -> String {
+    (1..=32u8)
+        .filter(|n| mask & (1u32 << (n - 1)) != 0)
+        .filter_map(draughts::Square::from_number)
+        .map(|s| s.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The arm carries the piece on `from` to `to` (a quiet move along one diagonal).
+async fn relocate(
+    settings: &Settings,
+    helpers: &Helpers,
+    from: draughts::Square,
+    to: draughts::Square,
+) -> Result<(), String> {
+    let msg = checkers_msgs::msg::Move {
+        from_square: from.number(),
+        to_square: to.number(),
+        path: vec![to.number()],
+        captured: Vec::new(),
+        promotes: false,
+        text: format!("{from}-{to}"),
+    };
+    execute_msg(settings, helpers, msg).await
+}
+
 async fn execute(settings: &Settings, helpers: &Helpers, mv: &Move) -> Result<(), String> {
+    execute_msg(settings, helpers, move_msg(mv)).await
+}
+
+async fn execute_msg(
+    settings: &Settings,
+    helpers: &Helpers,
+    game_move: checkers_msgs::msg::Move,
+) -> Result<(), String> {
     let timeout = Duration::from_secs_f64(settings.arm_timeout_s);
     let goal = helpers
         .arm
-        .send_goal(
-            ExecuteMove_Goal {
-                game_move: move_msg(mv),
-            },
-            Duration::from_secs(5),
-        )
+        .send_goal(ExecuteMove_Goal { game_move }, Duration::from_secs(5))
         .await
         .map_err(|e| format!("the arm did not take the move: {e}"))?;
     match goal.result(timeout).await {

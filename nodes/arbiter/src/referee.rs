@@ -55,6 +55,7 @@ pub mod kind {
     pub const GAME_OVER: u8 = 15;
     pub const HINT: u8 = 16;
     pub const VERDICT: u8 = 17;
+    pub const TAKEBACK: u8 = 18;
 }
 
 impl Announcement {
@@ -300,6 +301,42 @@ impl Referee {
             game.play(mv).ok()?;
         }
         Some((game, *last))
+    }
+
+    /// Takes back the last `plies` moves (0: the robot's reply and the human's move before it)
+    /// while the human is to move: the record is rewound and persisted. Returns the moves taken
+    /// back, oldest first.
+    pub fn take_back(&mut self, plies: usize) -> Result<Vec<Move>, String> {
+        if self.status != status::WAITING_FOR_HUMAN {
+            return Err("moves are taken back only while you are to move".into());
+        }
+        let played = self.game.moves().len();
+        let n = if plies == 0 { 2 } else { plies };
+        if n % 2 != 0 {
+            return Err(format!(
+                "{n} plies would leave the robot to move: take back an even number"
+            ));
+        }
+        if n > played {
+            return Err(format!("only {played} moves were played"));
+        }
+        let keep = played - n;
+        let mut game = Game::from_position(*self.game.start_position());
+        for mv in &self.game.moves()[..keep] {
+            game.play(mv).map_err(|e| e.to_string())?;
+        }
+        let undone = self.game.moves()[keep..].to_vec();
+        self.game = game;
+        self.record.moves.truncate(keep);
+        self.record.comments.truncate(keep);
+        self.hint = None;
+        self.candidates.clear();
+        self.status = self.turn_status();
+        if let Err(e) = self.persist() {
+            tracing::error!("cannot save the game: {e}");
+            self.message = format!("cannot save the game: {e}");
+        }
+        Ok(undone)
     }
 
     /// Keeps a verdict on the move at `ply` as the archived PDN's comment, persisted.

@@ -16,7 +16,7 @@
 //! - [`GraphClient::wait_ready`]: after a launch, wait until the board sensor reads the board.
 //! - [`GraphClient::human_move`] (`/sim/human_move`), [`GraphClient::new_game`] (`/game/new`),
 //!   [`GraphClient::resign`] (`/game/resign`), [`GraphClient::resolve`] (`/game/resolve`),
-//!   [`GraphClient::hint`] (`/game/hint`),
+//!   [`GraphClient::hint`] (`/game/hint`), [`GraphClient::take_back`] (`/game/takeback`),
 //!   [`GraphClient::set_fault`] (`/sim/set_fault`, confirmed on `/sim/faults`): each with a
 //!   timeout; a service that answers `success = false` is an error carrying its message.
 //!
@@ -30,7 +30,7 @@ use checkers_msgs::msg::{Evaluation, FaceExpression, GameEvent, GameState};
 use checkers_msgs::srv::{
     Hint, Hint_Request, Hint_Response, HumanMove, HumanMove_Request, HumanMove_Response, NewGame,
     NewGame_Request, Resign, Resign_Request, ResolveAmbiguity, ResolveAmbiguity_Request, ScanBoard,
-    ScanBoard_Request,
+    ScanBoard_Request, TakeBack, TakeBack_Request,
 };
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use futures::StreamExt;
@@ -62,6 +62,7 @@ pub struct GraphClient {
     new: ServiceClient<NewGame>,
     resign: ServiceClient<Resign>,
     hint: ServiceClient<Hint>,
+    takeback: ServiceClient<TakeBack>,
     resolve: ServiceClient<ResolveAmbiguity>,
     set_fault: Publisher<StringMsg>,
     scan: ServiceClient<ScanBoard>,
@@ -129,6 +130,7 @@ impl GraphClient {
             new: node.service_client("/game/new")?,
             resign: node.service_client("/game/resign")?,
             hint: node.service_client("/game/hint")?,
+            takeback: node.service_client("/game/takeback")?,
             resolve: node.service_client("/game/resolve")?,
             set_fault: node.publisher("/sim/set_fault", Qos::Events)?,
             scan: node.service_client("/board/scan")?,
@@ -276,6 +278,33 @@ impl GraphClient {
         Ok(r)
     }
 
+    /// `/board/scan`: the board's occupancy now (bit n-1 = square n).
+    pub async fn scan(&self) -> anyhow::Result<u32> {
+        let r = self
+            .scan
+            .call(ScanBoard_Request::default(), CALL)
+            .await
+            .context("/board/scan")?;
+        if !r.success {
+            bail!("/board/scan failed: {}", r.message);
+        }
+        Ok(r.occupancy.occupied)
+    }
+
+    /// `/game/takeback`: `plies` taken back (0: the last pair). The answer says what the human
+    /// must put right.
+    pub async fn take_back(&self, plies: u8) -> anyhow::Result<String> {
+        let r = self
+            .takeback
+            .call(TakeBack_Request { plies }, CALL)
+            .await
+            .context("/game/takeback")?;
+        if !r.success {
+            bail!("no take-back: {}", r.message);
+        }
+        Ok(r.message)
+    }
+
     /// `/game/resign` for `side` (`Resign_Request::SIDE_*`).
     pub async fn resign(&self, side: u8) -> anyhow::Result<String> {
         let r = self
@@ -352,7 +381,7 @@ pub async fn next_event(
 
 /// The name of a `GameEvent::KIND_*`.
 pub fn event_kind(kind: u8) -> &'static str {
-    const NAMES: [&str; 18] = [
+    const NAMES: [&str; 19] = [
         "info",
         "new game",
         "resumed",
@@ -371,6 +400,7 @@ pub fn event_kind(kind: u8) -> &'static str {
         "game over",
         "hint",
         "verdict",
+        "take-back",
     ];
     NAMES.get(usize::from(kind)).copied().unwrap_or("unknown")
 }

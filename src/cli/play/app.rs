@@ -345,6 +345,7 @@ pub fn event_kind_name(kind: u8) -> &'static str {
         GameEvent::KIND_GAME_OVER => "game over",
         GameEvent::KIND_HINT => "hint",
         GameEvent::KIND_VERDICT => "verdict",
+        GameEvent::KIND_TAKEBACK => "take-back",
         _ => "event",
     }
 }

@@ -21,6 +21,8 @@ pub enum Action {
     Resign { side: u8 },
     /// `/game/hint`: the robot's suggestion for the human's move.
     Hint,
+    /// `/game/takeback`: the robot's reply and the human's move before it.
+    TakeBack,
     /// Leave: stop the launched nodes and restore the terminal.
     Quit,
 }
@@ -119,6 +121,7 @@ fn play_key(app: &mut App, key: KeyEvent) -> Option<Action> {
     match key.code {
         KeyCode::Char('q' | 'Q') => Some(Action::Quit),
         KeyCode::Char('?') => Some(Action::Hint),
+        KeyCode::Char('u' | 'U') => Some(Action::TakeBack),
         KeyCode::Char('n' | 'N') => {
             app.mode = app.new_game_dialog();
             None

@@ -86,6 +86,7 @@ async fn perform(client: &GraphClient, action: Action) -> Notice {
                 100.0 * r.win_probability
             )
         }),
+        Action::TakeBack => client.take_back(0).await,
         Action::Quit => Ok(String::new()),
     };
     match done {

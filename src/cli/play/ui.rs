@@ -14,7 +14,7 @@ use super::app::{side_name, App, ColourChoice, Mode, Notice};
 use super::{board_widget, face_widget};
 
 pub const HELP: &str =
-    "type a move + Enter | Up/Down + Enter: pick one | ? hint | n new game | r resign | Esc clear | q quit";
+    "type a move + Enter | Up/Down + Enter: pick one | ? hint | u take back | n new game | r resign | Esc clear | q quit";
 
 pub fn draw(frame: &mut Frame, app: &App) {
     let [top, status, gauge, logs, input, help] = Layout::vertical([

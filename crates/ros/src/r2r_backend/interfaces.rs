@@ -6,7 +6,7 @@
 macro_rules! checkers_interfaces {
     ($then:ident) => {
         $then! {
-            services: [ArmHome, Hint, HumanMove, NewGame, Resign, ResolveAmbiguity, ScanBoard],
+            services: [ArmHome, Hint, HumanMove, NewGame, Resign, ResolveAmbiguity, ScanBoard, TakeBack],
             actions: [ExecuteMove, PlanMove],
         }
     };
