@@ -87,12 +87,16 @@ async fn an_illegal_move_makes_an_angry_face_that_names_the_squares() {
         }
     };
     assert!(said.contains("9 and 13"), "{said}");
-    let angry = loop {
-        let f = next(&mut faces, "angry face").await;
-        if f.emotion != FaceExpression::EMOTION_NEUTRAL {
-            break f;
+    let angry = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let f = next(&mut faces, "angry face").await;
+            if f.emotion != FaceExpression::EMOTION_NEUTRAL {
+                break f;
+            }
         }
-    };
+    })
+    .await
+    .expect("an angry face within 30 s");
     assert!(matches!(
         angry.emotion,
         FaceExpression::EMOTION_ANGRY | FaceExpression::EMOTION_DISGUST
@@ -111,6 +115,9 @@ async fn an_illegal_move_makes_an_angry_face_that_names_the_squares() {
     for p in [0.6f32, 0.2] {
         evaluations
             .publish(Evaluation {
+                // The robot's own evaluation: one from the human's side (a hint's) is not
+                // the robot's chances.
+                side: Evaluation::SIDE_BLACK,
                 win_probability: p,
                 ..Evaluation::default()
             })
@@ -118,12 +125,17 @@ async fn an_illegal_move_makes_an_angry_face_that_names_the_squares() {
             .expect("publish evaluation");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let fear = loop {
-        let f = next(&mut faces, "fearful face").await;
-        if f.emotion == FaceExpression::EMOTION_FEAR {
-            break f;
+    // Faces keep coming (blinks): bound the search for the right one.
+    let fear = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let f = next(&mut faces, "fearful face").await;
+            if f.emotion == FaceExpression::EMOTION_FEAR {
+                break f;
+            }
         }
-    };
+    })
+    .await
+    .expect("a fearful face within 30 s");
     assert!(fear.intensity > 0.5);
 }
 
