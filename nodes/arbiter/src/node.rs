@@ -1,7 +1,9 @@
 //! The arbiter node: the game loop of DESIGN.md over the ROS graph. Human's turn: judge each
 //! confirmed reading. Robot's turn: plan (`/planner/plan`, with the level's budget) -> execute
 //! (`/arm/execute`) -> verify (`/board/scan`). Services `/game/new`, `/game/resign`,
-//! `/game/resolve` are answered between turns and told "busy" during the robot's.
+//! `/game/resolve`, `/game/hint` and `/game/takeback` are answered between turns and told
+//! "busy" during the robot's. Each human move is judged (`search::coach`) before the robot's
+//! turn.
 //!
 //! Parameters: `state_dir`, `robot_color` (white|black), `level`, `time_budget_s`,
 //! `planner_margin_s`, `planner_timeout_s` (when the budget is 0), `arm_timeout_s`,
