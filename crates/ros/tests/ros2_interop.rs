@@ -1,6 +1,6 @@
 //! Real ROS 2 on the other side of the wire: rcl, rclpy and the `ros2` command line of the Jazzy
 //! in `../shared/ros2` (rmw_cyclonedds_cpp), against `ros_probe` on our default backend. Each test
-//! runs in its own ROS_DOMAIN_ID, in separate processes.
+//! runs in its own ROS_DOMAIN_ID, in separate processes, one test at a time.
 //!
 //! The tests need ROS 2 Jazzy at `/opt/ros/jazzy-min` (or `ROS2_PREFIX`); `.ci/run` installs it.
 //! They build `checkers_msgs` with colcon once, under the target folder. Where ROS 2 is not
@@ -237,9 +237,16 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The domain of test `n`: one per test, so that tests run side by side.
+/// The domain of test `n`: one per test, so that one test's processes never meet another's.
 fn domain(n: u16) -> u16 {
     110 + n
+}
+
+/// One test at a time: each starts Python processes and DDS participants, and run side by side
+/// on two cores they starved each other into timeouts (a goal reply lost, a service call unanswered).
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn assert_ran(out: &Output, what: &str) -> String {
@@ -260,6 +267,7 @@ fn assert_ran(out: &Output, what: &str) -> String {
 #[test]
 fn ros2_topic_echo_prints_our_game_state() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(0);
     let _probe = probe(d, "pub", &["count:=600"]);
     let out = ros.run(d, 40, "ros2 topic echo --once --no-daemon /game/state");
@@ -271,6 +279,7 @@ fn ros2_topic_echo_prints_our_game_state() {
 #[test]
 fn an_rclpy_publisher_reaches_our_subscription() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(1);
     let publisher = ros.spawn(d, &ros.python("game_state_pub.py"));
     let (code, out, err) = probe(d, "sub", &["timeout_s:=30.0"]).wait(Duration::from_secs(40));
@@ -283,6 +292,7 @@ fn an_rclpy_publisher_reaches_our_subscription() {
 #[test]
 fn ros2_service_call_is_answered() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(2);
     let _server = probe(d, "serve", &["mask:=4660"]);
     let out = ros.run(
@@ -298,6 +308,7 @@ fn ros2_service_call_is_answered() {
 #[test]
 fn our_client_calls_an_rclpy_server() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(3);
     let server = ros.spawn(d, &ros.python("scan_server.py"));
     let (code, out, err) = probe(d, "call", &["timeout_s:=30.0"]).wait(Duration::from_secs(40));
@@ -312,6 +323,7 @@ fn our_client_calls_an_rclpy_server() {
 #[test]
 fn ros2_action_send_goal_gets_feedback_and_the_result() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(4);
     let _server = probe(d, "plan-server", &["steps:=4"]);
     let out = ros.run(
@@ -332,6 +344,7 @@ fn ros2_action_send_goal_gets_feedback_and_the_result() {
 #[test]
 fn an_rclpy_client_cancels_our_goal() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(5);
     let server = probe(d, "plan-server", &["steps:=400"]);
     let out = ros.run(d, 40, &ros.python("plan_cancel.py"));
@@ -344,6 +357,7 @@ fn an_rclpy_client_cancels_our_goal() {
 #[test]
 fn our_action_client_uses_an_rclpy_server() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(6);
     let server = ros.spawn(d, &ros.python("plan_server.py"));
     let (code, out, err) =
@@ -357,6 +371,7 @@ fn our_action_client_uses_an_rclpy_server() {
 #[test]
 fn ros2_param_lists_gets_describes_and_sets() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(7);
     let _server = probe(d, "serve", &["mask:=4660"]);
     let list = ros.run(d, 40, "ros2 param list --no-daemon /ros_probe");
@@ -398,6 +413,7 @@ fn ros2_param_lists_gets_describes_and_sets() {
 #[test]
 fn our_publisher_announces_the_type_hash_rclpy_does() {
     let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
     let d = domain(8);
     let _ours = probe(d, "pub", &["count:=600"]);
     let _theirs = ros.spawn(d, &ros.python("game_state_pub.py"));

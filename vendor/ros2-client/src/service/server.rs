@@ -97,7 +97,7 @@ where
   // reader; so does this one, for at most REPLY_READER_WAIT. The client is recognised by the
   // first 8 bytes of its GUID, which every mapping's request id keeps (vendor, host, process).
   async fn wait_for_reply_reader(&self, rmw_req_id: RmwRequestId) {
-    const REPLY_READER_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+    const REPLY_READER_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
     const POLL: std::time::Duration = std::time::Duration::from_millis(10);
     let client = rmw_req_id.writer_gid.to_bytes16();
     let me = self.response_sender.guid();
