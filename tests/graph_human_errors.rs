@@ -150,6 +150,7 @@ async fn a_new_game_mid_game_starts_from_a_board_set_up_again() {
         .expect("the new game's state");
     // The simulated human sets the pieces up again, so the first move of the new game is
     // judged against a board that shows the start.
+    g.board_shows(draughts::START_FEN).await;
     g.client
         .human_move("c3-d4", HumanMove_Request::ERROR_NONE, true)
         .await

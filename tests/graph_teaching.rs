@@ -7,25 +7,7 @@
 mod graph_support;
 
 use draughts::pdn::parse_pdn;
-use graph_support::{serial, sim, Graph, WAIT};
-
-/// Waits until the board sensor reads the position `fen` on the board: the simulated human sets
-/// a new game's pieces up when the sim sees its state, which may be after the test does.
-async fn board_shows(g: &Graph, fen: &str) {
-    let want = draughts::parse_fen(fen).expect("fen").occupancy_mask();
-    let deadline = tokio::time::Instant::now() + WAIT;
-    loop {
-        if g.client.scan().await.is_ok_and(|seen| seen == want) {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "the board was not set up for {fen}\n{}",
-            g.tail()
-        );
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-}
+use graph_support::{serial, sim, Graph};
 
 /// `/game/hint` over DDS: the planner's move for the human comes back, is announced, and the
 /// robot says it; played, it is the human's move like any other, and judged. A blunder is
@@ -34,7 +16,7 @@ async fn board_shows(g: &Graph, fen: &str) {
 async fn a_hint_is_said_and_a_blunder_is_judged() {
     use checkers_msgs::msg::GameEvent;
     use checkers_msgs::srv::HumanMove_Request;
-    use graph_support::next_event;
+    use graph_support::{next_event, WAIT};
 
     let _one = serial().await;
     let g = Graph::start(5, "novice").await;
@@ -99,7 +81,7 @@ async fn a_hint_is_said_and_a_blunder_is_judged() {
         })
         .await
         .expect("the human's turn in the new game");
-    board_shows(&g, "W:Wc3,a1:Be5,h8").await;
+    g.board_shows("W:Wc3,a1:Be5,h8").await;
     let mut says = g.client.says();
     g.client
         .human_move("c3-d4", HumanMove_Request::ERROR_NONE, true)
@@ -148,7 +130,7 @@ async fn a_take_back_after_a_capture_with_promotion_restores_the_position() {
     use checkers_msgs::convert::position_from_msg;
     use checkers_msgs::msg::{GameEvent, GameState};
     use checkers_msgs::srv::{HumanMove_Request, NewGame_Request};
-    use graph_support::next_event;
+    use graph_support::{next_event, WAIT};
 
     const START: &str = "W:Wc1,h2:Be3,h8";
     let _one = serial().await;
@@ -164,7 +146,7 @@ async fn a_take_back_after_a_capture_with_promotion_restores_the_position() {
         })
         .await
         .expect("the human's turn");
-    board_shows(&g, START).await;
+    g.board_shows(START).await;
     let mut events = g.client.events();
     // c1-d2 walks into the black man's capture e3:c1, which crowns it.
     g.client

@@ -107,6 +107,25 @@ impl Graph {
         }
     }
 
+    /// Waits until the board sensor reads the position `fen` on the board: the simulated human
+    /// sets a new game's pieces up when the sim sees its state, which may be after the test
+    /// does, and a move asked for before that is made on the old board.
+    pub async fn board_shows(&self, fen: &str) {
+        let want = draughts::parse_fen(fen).expect("fen").occupancy_mask();
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            if self.client.scan().await.is_ok_and(|seen| seen == want) {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the board was not set up for {fen}\n{}",
+                self.tail()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// The launch's output so far (every node's log lines), for failure messages.
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("launch.log")).unwrap_or_default()
