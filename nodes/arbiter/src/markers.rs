@@ -63,42 +63,66 @@ pub fn board_markers(r: &Referee, stamp: Time) -> MarkerArray {
         all.push(m);
     }
     if let Some(last) = r.game().moves().last() {
-        for (i, sq) in [last.from(), last.to()].into_iter().enumerate() {
-            let mut m = marker(&stamp, "last_move", i as i32, sq);
-            m.r#type = Marker::CUBE;
-            m.scale.x = MARK_SIZE;
-            m.scale.y = MARK_SIZE;
-            m.scale.z = 0.0005;
-            m.color = color(0.2, 0.8, 0.2, 0.6);
-            all.push(m);
-        }
+        let green = color(0.2, 0.8, 0.2, 0.6);
+        all.extend(flat_marks(
+            &stamp,
+            "last_move",
+            [last.from(), last.to()],
+            MARK_SIZE,
+            green,
+            0.0,
+        ));
     }
     if r.status() == status::WAITING_FOR_HUMAN {
         let mut targets: Vec<Square> = r.game().legal_moves().iter().map(|m| m.to()).collect();
         targets.sort_by_key(|s| s.number());
         targets.dedup();
-        for (i, sq) in targets.into_iter().enumerate() {
-            let mut m = marker(&stamp, "legal_targets", i as i32, sq);
-            m.r#type = Marker::CUBE;
-            m.scale.x = MARK_SIZE * 0.5;
-            m.scale.y = MARK_SIZE * 0.5;
-            m.scale.z = 0.0005;
-            m.color = color(0.2, 0.4, 1.0, 0.5);
-            all.push(m);
-        }
+        let blue = color(0.2, 0.4, 1.0, 0.5);
+        all.extend(flat_marks(
+            &stamp,
+            "legal_targets",
+            targets,
+            MARK_SIZE * 0.5,
+            blue,
+            0.0,
+        ));
     }
     if let Some(hint) = r.hint() {
         // The hint's two squares, orange, just above the other marks.
-        for (i, sq) in [hint.from(), hint.to()].into_iter().enumerate() {
-            let mut m = marker(&stamp, "hint", i as i32, sq);
-            m.r#type = Marker::CUBE;
-            m.scale.x = MARK_SIZE;
-            m.scale.y = MARK_SIZE;
-            m.scale.z = 0.0005;
-            m.pose.position.z = 0.001;
-            m.color = color(1.0, 0.6, 0.0, 0.7);
-            all.push(m);
-        }
+        let orange = color(1.0, 0.6, 0.0, 0.7);
+        all.extend(flat_marks(
+            &stamp,
+            "hint",
+            [hint.from(), hint.to()],
+            MARK_SIZE,
+            orange,
+            0.001,
+        ));
     }
     MarkerArray { markers: all }
+}
+
+/// A flat square mark of `size` on each of `squares`, `z` above the board.
+fn flat_marks(
+    stamp: &Time,
+    ns: &str,
+    squares: impl IntoIterator<Item = Square>,
+    size: f64,
+    colour: ColorRGBA,
+    z: f64,
+) -> Vec<Marker> {
+    squares
+        .into_iter()
+        .enumerate()
+        .map(|(i, sq)| {
+            let mut m = marker(stamp, ns, i as i32, sq);
+            m.r#type = Marker::CUBE;
+            m.scale.x = size;
+            m.scale.y = size;
+            m.scale.z = 0.0005;
+            m.pose.position.z = z;
+            m.color = colour.clone();
+            m
+        })
+        .collect()
 }
