@@ -397,13 +397,20 @@ where
     // because we are holding lock to self there.
     if result.is_ok() {
       self.publish_statuses().await;
-      self.actionserver.my_goal_server.send_response(
-        handle.req_id,
-        SendGoalResponse {
-          accepted: true,
-          stamp: now,
-        },
-      )?;
+      // PATCH(checkers_robot): the goal response is the client's first reply; written before
+      // the client's reply reader has matched, it reaches nobody and the client waits forever.
+      // async_send_response waits for that reader (service/server.rs).
+      self
+        .actionserver
+        .my_goal_server
+        .async_send_response(
+          handle.req_id,
+          SendGoalResponse {
+            accepted: true,
+            stamp: now,
+          },
+        )
+        .await?;
     }
     result
   }
@@ -444,13 +451,18 @@ where
     };
 
     if result.is_ok() {
-      self.actionserver.my_goal_server.send_response(
-        handle.req_id,
-        SendGoalResponse {
-          accepted: false,
-          stamp: builtin_interfaces::Time::now(),
-        },
-      )?;
+      // PATCH(checkers_robot): as in accept_goal, after the client's reply reader matched.
+      self
+        .actionserver
+        .my_goal_server
+        .async_send_response(
+          handle.req_id,
+          SendGoalResponse {
+            accepted: false,
+            stamp: builtin_interfaces::Time::now(),
+          },
+        )
+        .await?;
     }
 
     result
