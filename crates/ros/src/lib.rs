@@ -38,13 +38,13 @@ pub use action::{ActionClient, ActionServer, GoalHandle, NewGoal, RunningGoal};
 pub use args::{ArgsError, RosArgs};
 pub use error::RosError;
 #[cfg(not(feature = "r2r"))]
-pub use node::{Node, ParamsGuard, Publisher, Subscription};
+pub use node::{DdsParams, Node, Publisher, Subscription};
 pub use node_error::NodeError;
-pub use params::{ParamValue, Params, ParamsError};
+pub use params::{ParamValue, Params, ParamsError, ParamsGuard, ServeDeclared};
 pub use qos::Qos;
 #[cfg(feature = "r2r")]
 pub use r2r_backend::{
-    ActionClient, ActionServer, GoalHandle, NewGoal, Node, ParamsGuard, Publisher, R2rAction,
+    ActionClient, ActionServer, GoalHandle, NewGoal, Node, Publisher, R2rAction, R2rParams,
     R2rService, RequestId, RunningGoal, ServiceClient, ServiceServer, Subscription,
 };
 #[cfg(not(feature = "r2r"))]

@@ -22,7 +22,7 @@ use crate::clock;
 use crate::discovery::{Peers, ServerWatch};
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
-use crate::params::{ParamValue, Params, READ_ONLY};
+use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
 use crate::qos::{self, Qos};
 use crate::service::{ServiceClient, ServiceServer};
 use crate::wire::Wire;
@@ -122,11 +122,8 @@ impl Node {
 
     /// The node's parameters. What is declared through the returned guard is published to
     /// ROS 2's parameter services when the guard is dropped (see [`ParamsGuard`]).
-    pub fn params(&mut self) -> ParamsGuard<'_> {
-        ParamsGuard {
-            node: &self.inner,
-            params: &mut self.params,
-        }
+    pub fn params(&mut self) -> ParamsGuard<'_, DdsParams<'_>> {
+        ParamsGuard::new(&mut self.params, DdsParams(&self.inner))
     }
 
     /// The fully qualified name `topic` resolves to for this node (expansion, then remaps).
@@ -308,41 +305,23 @@ impl Node {
     }
 }
 
-/// A node's [`Params`], borrowed. On drop, every parameter declared since is declared on the
-/// node's ROS 2 parameter services too (read-only), so `ros2 param list/get/describe` show what
-/// the node runs with.
-pub struct ParamsGuard<'a> {
-    node: &'a ros2_client::Node,
-    params: &'a mut Params,
-}
+/// The default backend's parameter services: ros2-client's, on the node.
+pub struct DdsParams<'a>(&'a ros2_client::Node);
 
-impl std::fmt::Debug for ParamsGuard<'_> {
+impl std::fmt::Debug for DdsParams<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.params.fmt(f)
+        f.write_str("DdsParams")
     }
 }
 
-impl std::ops::Deref for ParamsGuard<'_> {
-    type Target = Params;
-    fn deref(&self) -> &Params {
-        self.params
-    }
-}
-
-impl std::ops::DerefMut for ParamsGuard<'_> {
-    fn deref_mut(&mut self) -> &mut Params {
-        self.params
-    }
-}
-
-impl Drop for ParamsGuard<'_> {
-    fn drop(&mut self) {
-        for (name, value) in self.params.declared() {
+impl ServeDeclared for DdsParams<'_> {
+    fn serve(&mut self, params: &Params) {
+        for (name, value) in params.declared() {
             // ros2-client keeps use_sim_time itself, writable, and follows /clock by it.
-            if name == "use_sim_time" || self.node.has_parameter(name) {
+            if name == "use_sim_time" || self.0.has_parameter(name) {
                 continue;
             }
-            self.node
+            self.0
                 .declare_read_only_parameter(name, to_ros_value(value), READ_ONLY);
         }
     }

@@ -280,6 +280,50 @@ fn tokens_match(sel: &[&str], name: &[&str]) -> bool {
 pub const READ_ONLY: &str = "the node reads it when it starts: give it with `--ros-args -p \
                              NAME:=VALUE` or in a params file, then restart the node";
 
+/// Where a backend serves the declared parameters: its ROS 2 parameter services.
+pub trait ServeDeclared {
+    /// Serves every parameter `params` has declared (read-only: the nodes read them at start).
+    fn serve(&mut self, params: &Params);
+}
+
+/// A node's [`Params`], borrowed. On drop, every parameter declared through it is handed to the
+/// backend's parameter services, so `ros2 param list/get/describe` show what the node runs with.
+pub struct ParamsGuard<'a, S: ServeDeclared> {
+    params: &'a mut Params,
+    server: S,
+}
+
+impl<'a, S: ServeDeclared> ParamsGuard<'a, S> {
+    pub(crate) fn new(params: &'a mut Params, server: S) -> ParamsGuard<'a, S> {
+        ParamsGuard { params, server }
+    }
+}
+
+impl<S: ServeDeclared> fmt::Debug for ParamsGuard<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.params.fmt(f)
+    }
+}
+
+impl<S: ServeDeclared> std::ops::Deref for ParamsGuard<'_, S> {
+    type Target = Params;
+    fn deref(&self) -> &Params {
+        self.params
+    }
+}
+
+impl<S: ServeDeclared> std::ops::DerefMut for ParamsGuard<'_, S> {
+    fn deref_mut(&mut self) -> &mut Params {
+        self.params
+    }
+}
+
+impl<S: ServeDeclared> Drop for ParamsGuard<'_, S> {
+    fn drop(&mut self) {
+        self.server.serve(self.params);
+    }
+}
+
 /// A node's parameters: overrides waiting to be declared, and declared values.
 #[derive(Debug, Clone, Default)]
 pub struct Params {

@@ -27,6 +27,6 @@ mod spin;
 pub use crate::action::GoalOutcome;
 pub use action_client::{ActionClient, GoalHandle};
 pub use action_server::{ActionServer, NewGoal, R2rAction, RunningGoal};
-pub use node::{Node, ParamsGuard};
+pub use node::{Node, R2rParams};
 pub use pubsub::{Publisher, Subscription};
 pub use service::{R2rService, RequestId, ServiceClient, ServiceServer};

@@ -13,7 +13,7 @@ use crate::args::RosArgs;
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::names;
-use crate::params::{ParamValue, Params, READ_ONLY};
+use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
 use indexmap::IndexMap;
 use r2r::{ParameterValue, RosParams};
 
@@ -130,12 +130,12 @@ impl Node {
 
     /// The node's parameters. What is declared through the returned guard is served by the
     /// node's ROS 2 parameter services (read-only) once the guard is dropped.
-    pub fn params(&mut self) -> ParamsGuard<'_> {
-        ParamsGuard {
-            params: &mut self.params,
+    pub fn params(&mut self) -> ParamsGuard<'_, R2rParams<'_>> {
+        let server = R2rParams {
             served: &self.served,
             served_map: &self.served_map,
-        }
+        };
+        ParamsGuard::new(&mut self.params, server)
     }
 
     /// The fully qualified name `topic` resolves to for this node (expansion, then remaps), as
@@ -191,38 +191,23 @@ fn follow_clock(_node: &mut r2r::Node, fqn: &str) -> Result<(), RosError> {
     })
 }
 
-/// A node's [`Params`], borrowed. On drop, the parameters declared so far become what the
-/// node's parameter services list, get and describe, and nothing else does (r2r would also list
-/// the command line's undeclared overrides).
-pub struct ParamsGuard<'a> {
-    params: &'a mut Params,
+/// r2r's parameter services: the parameters declared so far become what they list, get and
+/// describe, and nothing else does (r2r would also list the command line's undeclared
+/// overrides).
+pub struct R2rParams<'a> {
     served: &'a Arc<Mutex<ServedParams>>,
     served_map: &'a Arc<Mutex<IndexMap<String, r2r::Parameter>>>,
 }
 
-impl std::fmt::Debug for ParamsGuard<'_> {
+impl std::fmt::Debug for R2rParams<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.params.fmt(f)
+        f.write_str("R2rParams")
     }
 }
 
-impl std::ops::Deref for ParamsGuard<'_> {
-    type Target = Params;
-    fn deref(&self) -> &Params {
-        self.params
-    }
-}
-
-impl std::ops::DerefMut for ParamsGuard<'_> {
-    fn deref_mut(&mut self) -> &mut Params {
-        self.params
-    }
-}
-
-impl Drop for ParamsGuard<'_> {
-    fn drop(&mut self) {
-        let values: Vec<(String, ParameterValue)> = self
-            .params
+impl ServeDeclared for R2rParams<'_> {
+    fn serve(&mut self, params: &Params) {
+        let values: Vec<(String, ParameterValue)> = params
             .declared()
             .map(|(name, value)| (name.to_string(), to_r2r_value(value)))
             .collect();
