@@ -7,7 +7,7 @@
 mod graph_support;
 
 use draughts::pdn::parse_pdn;
-use graph_support::{serial, sim, Graph};
+use graph_support::{serial, Graph};
 
 /// `/game/hint` over DDS: the planner's move for the human comes back, is announced, and the
 /// robot says it; played, it is the human's move like any other, and judged. A blunder is
@@ -105,18 +105,11 @@ async fn a_hint_is_said_and_a_blunder_is_judged() {
         .resign(checkers_msgs::srv::Resign_Request::SIDE_WHITE)
         .await
         .expect("resigned");
-    let mut pdn = None;
-    for _ in 0..100 {
-        pdn = sim::archived_games(&g.sim.state_dir)
-            .iter()
-            .filter_map(|f| std::fs::read_to_string(f).ok())
-            .find(|t| t.contains("c3-d4 {blunder; better c3-b4}"));
-        if pdn.is_some() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    let pdn = pdn.expect("the archived PDN with the verdict");
+    let pdn = g
+        .archived_pdn("the archived PDN with the verdict", |t| {
+            t.contains("c3-d4 {blunder; better c3-b4}")
+        })
+        .await;
     let games = parse_pdn(&pdn).expect("parses");
     games[0].replay().expect("replays");
 }
@@ -208,18 +201,7 @@ async fn a_take_back_after_a_capture_with_promotion_restores_the_position() {
                 .any(|p| p.start_position().is_ok_and(|s| s == start))
         })
     };
-    let mut pdn = None;
-    for _ in 0..100 {
-        pdn = sim::archived_games(&g.sim.state_dir)
-            .iter()
-            .filter_map(|f| std::fs::read_to_string(f).ok())
-            .find(ours);
-        if pdn.is_some() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    let pdn = pdn.expect("the game's PDN");
+    let pdn = g.archived_pdn("the game's PDN", ours).await;
     let games = parse_pdn(&pdn).expect("parses");
     assert!(games[0].moves.is_empty(), "{pdn}");
 }

@@ -126,6 +126,25 @@ impl Graph {
         }
     }
 
+    /// The text of the first archived PDN that satisfies `pred`, waiting up to 10 s for the
+    /// arbiter to write it; panics with `what` when none does.
+    pub async fn archived_pdn(&self, what: &str, pred: impl Fn(&String) -> bool) -> String {
+        for _ in 0..100 {
+            let found = sim::archived_games(&self.sim.state_dir)
+                .iter()
+                .filter_map(|f| std::fs::read_to_string(f).ok())
+                .find(&pred);
+            if let Some(text) = found {
+                return text;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!(
+            "{what}: no such archived PDN in {}",
+            self.sim.state_dir.display()
+        )
+    }
+
     /// The launch's output so far (every node's log lines), for failure messages.
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("launch.log")).unwrap_or_default()
