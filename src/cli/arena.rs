@@ -17,10 +17,10 @@ use super::{bad_input, BadInput};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Planner A (`alphabeta:time=1s`, or `level:NAME`).
-    #[arg(long, required_unless_present = "ladder")]
+    #[arg(long, required_unless_present_any = ["ladder", "gauntlet"])]
     a: Option<String>,
     /// Planner B.
-    #[arg(long, required_unless_present = "ladder")]
+    #[arg(long, required_unless_present_any = ["ladder", "gauntlet"])]
     b: Option<String>,
     /// Games to play (per pair of levels with `--ladder`). Each opening is played twice, colours
     /// swapped, so an even number is fairest.
@@ -42,6 +42,19 @@ pub struct Args {
     /// Rates every difficulty level against every other and draws the ladder.
     #[arg(long, conflicts_with_all = ["a", "b"])]
     ladder: bool,
+    /// Plays the candidate (`--a`, master by default) against the fixed opponents of
+    /// `--gauntlet-file` at each of its time controls, and writes the table (`--table`).
+    #[arg(long, conflicts_with_all = ["b", "ladder"])]
+    gauntlet: bool,
+    /// The gauntlet's opponents and time controls.
+    #[arg(long, default_value = "config/gauntlet.yaml")]
+    gauntlet_file: PathBuf,
+    /// With `--gauntlet`: only these time controls (`100ms,1s`).
+    #[arg(long, value_delimiter = ',', value_parser = parse_think)]
+    time_controls: Option<Vec<std::time::Duration>>,
+    /// With `--gauntlet`: the results table to write.
+    #[arg(long, default_value_os_t = super::gauntlet::default_table())]
+    table: PathBuf,
     /// Where the difficulty levels are.
     #[arg(long, default_value = "config/difficulty")]
     levels: PathBuf,
@@ -52,21 +65,30 @@ pub struct Args {
     /// in rank order (the ratings stay connected through the chain). Default: every level.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     span: Option<u32>,
+    /// How long the opponent of a `ponder=1` planner thinks on each move (`5s`, `500ms`):
+    /// the pondering planner searches meanwhile, as the robot does while the human thinks.
+    #[arg(long, value_parser = parse_think)]
+    think: Option<std::time::Duration>,
+}
+
+fn parse_think(text: &str) -> Result<std::time::Duration, String> {
+    search::spec::parse_duration(text).map_err(str::to_string)
 }
 
 /// A game to play: which pair of planners and which pairing of their match.
-struct Job {
-    pair: usize,
-    pairing: search::arena::Pairing,
+pub struct Job {
+    pub pair: usize,
+    pub pairing: search::arena::Pairing,
 }
 
 /// Plays `jobs` on `threads` threads with a progress bar; results in job order.
-fn play_all(
+pub fn play_all(
     pairs: &[(PlannerSpec, PlannerSpec)],
     jobs: &[Job],
     openings: &[Opening],
     threads: usize,
     max_plies: usize,
+    think: Option<std::time::Duration>,
 ) -> Vec<Played> {
     let bar = ProgressBar::new(jobs.len() as u64).with_style(
         ProgressStyle::with_template(
@@ -82,7 +104,7 @@ fn play_all(
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(job) = jobs.get(i) else { break };
                 let (a, b) = &pairs[job.pair];
-                let played = play_pairing(a, b, openings, job.pairing, max_plies);
+                let played = play_pairing(a, b, openings, job.pairing, max_plies, think);
                 if let Ok(mut r) = results.lock() {
                     r[i] = Some(played);
                 }
@@ -134,7 +156,7 @@ fn save_pdn(
     Ok(())
 }
 
-fn tally(games: &[Played]) -> Tally {
+pub fn tally(games: &[Played]) -> Tally {
     let mut t = Tally::default();
     for g in games {
         t.add(g.points_a);
@@ -163,6 +185,20 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     if args.ladder {
         return super::ladder::run(args_ladder(args), &openings);
     }
+    if args.gauntlet {
+        let candidate = resolve_spec(args.a.as_deref().unwrap_or("level:master"), &args.levels)?;
+        let g = super::gauntlet::GauntletArgs {
+            candidate,
+            file: &args.gauntlet_file,
+            table: &args.table,
+            time_controls: args.time_controls.clone(),
+            games: args.games.unwrap_or(20),
+            threads: args.threads as usize,
+            max_plies: args.max_plies,
+            think: args.think,
+        };
+        return super::gauntlet::run(g, &openings);
+    }
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
         return Err(BadInput("give --a and --b, or --ladder".into()).into());
     };
@@ -179,6 +215,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         &openings,
         args.threads as usize,
         args.max_plies,
+        args.think,
     );
     if let Some(dir) = &args.out {
         save_pdn(dir, &a, &b, &openings, &played)?;
@@ -256,7 +293,7 @@ pub fn round_robin(
                 .map(move |pairing| Job { pair, pairing })
         })
         .collect();
-    let played = play_all(&pairs, &jobs, openings, l.threads, l.max_plies);
+    let played = play_all(&pairs, &jobs, openings, l.threads, l.max_plies, None);
     let mut out = Vec::new();
     for (k, &(j, i)) in index.iter().enumerate() {
         let games: Vec<Played> = jobs

@@ -4,6 +4,8 @@
 mod arena;
 mod bench;
 mod best;
+mod book;
+mod gauntlet;
 // The graph client: `watch` uses part of it, `play` and the tests the rest.
 #[allow(dead_code)]
 mod graph;
@@ -53,6 +55,9 @@ enum Command {
     Best(best::Args),
     /// Plays two planners against each other, or rates every difficulty level (`--ladder`).
     Arena(arena::Args),
+    /// Builds the opening book: every move of each position scored by alpha-beta, the good
+    /// ones kept, ply by ply from the start and the arena's openings.
+    Book(book::Args),
     /// Runs a ROS 2 XML launch file without ROS 2: `launch launch/sim.launch.xml difficulty:=hard`.
     Launch(launch::Args),
     /// Play the simulated robot in a terminal UI: launches the sim graph and shows the board,
@@ -100,6 +105,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(args) => bench::run(&args),
         Command::Best(args) => best::run(&args),
         Command::Arena(args) => arena::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::Launch(args) => launch::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Watch(args) => watch::run(&args),

@@ -2,6 +2,8 @@
 //! (each opening twice, colours swapped), and the game's record.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 use draughts::{Color, Game, GameResult};
 
@@ -42,6 +44,24 @@ pub struct Played {
     pub adjudicated: bool,
 }
 
+/// One side of a game: its planner, its limits, and how long it ponders on each of the
+/// opponent's moves (`None`: it does not).
+pub struct Side<'a> {
+    pub planner: &'a mut dyn Planner,
+    pub limits: &'a Limits,
+    pub ponder: Option<Duration>,
+}
+
+impl std::fmt::Debug for Side<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Side")
+            .field("planner", &self.planner.name())
+            .field("limits", self.limits)
+            .field("ponder", &self.ponder)
+            .finish()
+    }
+}
+
 /// Plays `white` against `black` from `start` until the rules end the game or `max_plies`
 /// plies are played (then the game is drawn by agreement). A planner that fails to move loses
 /// by resignation.
@@ -51,11 +71,29 @@ pub fn play(
     black: (&mut dyn Planner, &Limits),
     max_plies: usize,
 ) -> (Game, bool) {
+    let sides = [
+        Side {
+            planner: white.0,
+            limits: white.1,
+            ponder: None,
+        },
+        Side {
+            planner: black.0,
+            limits: black.1,
+            ponder: None,
+        },
+    ];
+    play_sides(start, sides, max_plies)
+}
+
+/// [`play`] with pondering: after the side to move has chosen, and before its move is
+/// played, the other side ponders for its `ponder` time, as a robot does while the human
+/// thinks. The two never search at once, so neither takes cores from the other.
+pub fn play_sides(start: Game, mut sides: [Side<'_>; 2], max_plies: usize) -> (Game, bool) {
     let mut game = start;
-    let (w, wl) = white;
-    let (b, bl) = black;
-    w.new_game();
-    b.new_game();
+    for s in &mut sides {
+        s.planner.new_game();
+    }
     let control = Control::default();
     let first = game.ply_count();
     while !game.result().is_over() {
@@ -64,10 +102,16 @@ pub fn play(
             return (game, true);
         }
         let side = game.position().side_to_move();
-        let decision = match side {
-            Color::White => w.choose(&game, wl, &control),
-            Color::Black => b.choose(&game, bl, &control),
+        let (mover, other) = match side {
+            Color::White => (0, 1),
+            Color::Black => (1, 0),
         };
+        let decision = sides[mover]
+            .planner
+            .choose(&game, sides[mover].limits, &control);
+        if let Some(think) = sides[other].ponder {
+            ponder_for(sides[other].planner, &game, think);
+        }
         match decision {
             Ok(d) if game.play(&d.best).is_ok() => {}
             _ => {
@@ -77,6 +121,22 @@ pub fn play(
         }
     }
     (game, false)
+}
+
+/// Lets `planner` ponder on `game` for `think`, then cancels it.
+fn ponder_for(planner: &mut dyn Planner, game: &Game, think: Duration) {
+    let control = Control::default();
+    let cancel = Arc::clone(&control.cancel);
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            // Woken early when the ponder ends by itself (a proven result).
+            let _ = wait.recv_timeout(think);
+            cancel.store(true, Ordering::Relaxed);
+        });
+        planner.ponder(game, &control);
+        let _ = done.send(());
+    });
 }
 
 /// Points for `color` in a finished game.
@@ -131,13 +191,16 @@ pub fn play_games<A: Planner, B: Planner>(
 }
 
 /// Plays one scheduled game between fresh planners of the two specs. Seeds vary with the
-/// game's index so that random planners do not repeat themselves.
+/// game's index so that random planners do not repeat themselves. A spec with `ponder=1`
+/// ponders for `think` on each of the opponent's moves (as if the opponent thought that
+/// long); without `think` nobody ponders.
 pub fn play_pairing(
     a: &PlannerSpec,
     b: &PlannerSpec,
     openings: &[Opening],
     pairing: Pairing,
     max_plies: usize,
+    think: Option<Duration>,
 ) -> Played {
     let seed_a = a.seed.wrapping_add(pairing.index as u64 * 7919);
     let seed_b = b.seed.wrapping_add(pairing.index as u64 * 104_729);
@@ -147,21 +210,22 @@ pub fn play_pairing(
         .get(pairing.opening)
         .map(Opening::game)
         .unwrap_or_default();
-    let (game, adjudicated) = if pairing.a_white {
-        play(
-            start,
-            (pa.as_mut(), &a.limits),
-            (pb.as_mut(), &b.limits),
-            max_plies,
-        )
-    } else {
-        play(
-            start,
-            (pb.as_mut(), &b.limits),
-            (pa.as_mut(), &a.limits),
-            max_plies,
-        )
+    let side_a = Side {
+        planner: pa.as_mut(),
+        limits: &a.limits,
+        ponder: think.filter(|_| a.ponder),
     };
+    let side_b = Side {
+        planner: pb.as_mut(),
+        limits: &b.limits,
+        ponder: think.filter(|_| b.ponder),
+    };
+    let sides = if pairing.a_white {
+        [side_a, side_b]
+    } else {
+        [side_b, side_a]
+    };
+    let (game, adjudicated) = play_sides(start, sides, max_plies);
     let a_color = if pairing.a_white {
         Color::White
     } else {
@@ -248,7 +312,7 @@ mod tests {
         let b: PlannerSpec = "random".parse().expect("spec");
         let openings = built_in();
         for pairing in schedule(2, openings.len()) {
-            let played = play_pairing(&a, &b, &openings, pairing, DEFAULT_MAX_PLIES);
+            let played = play_pairing(&a, &b, &openings, pairing, DEFAULT_MAX_PLIES, None);
             assert!(played.game.result().is_over());
             assert!(played.game.ply_count() > openings[0].moves.len());
             // Two plies of search beat random play.
@@ -260,7 +324,7 @@ mod tests {
     fn the_ply_limit_adjudicates_a_draw() {
         let a: PlannerSpec = "random:seed=1".parse().expect("spec");
         let b: PlannerSpec = "random:seed=2".parse().expect("spec");
-        let played = play_pairing(&a, &b, &[], schedule(1, 1)[0], 4);
+        let played = play_pairing(&a, &b, &[], schedule(1, 1)[0], 4, None);
         assert!(played.adjudicated);
         assert_eq!(played.points_a, 0.5);
         assert_eq!(played.game.ply_count(), 4);

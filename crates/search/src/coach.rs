@@ -110,22 +110,29 @@ pub struct Judgement {
     pub refutation: Vec<Move>,
 }
 
-/// Judges `played` in `game`'s current position with an alpha-beta search of every legal move
-/// to `depth` plies. A forced move (the only legal one) is `Best`.
-pub fn judge(
+/// One legal move searched to the same depth as every other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored {
+    pub mv: Move,
+    /// The mover's expected score after it (a win 1, a draw 1/2).
+    pub score: f64,
+    /// How the opponent answers, the answer first.
+    pub line: Vec<Move>,
+}
+
+/// Every legal move of `game`'s position searched by `engine` to `depth` plies (the move
+/// itself counts as one), for the coach's verdicts and the opening book.
+pub fn score_moves(
     game: &Game,
-    played: &Move,
+    engine: &mut dyn Planner,
     depth: u32,
-    thresholds: &Thresholds,
-) -> Result<Judgement, PlanError> {
+) -> Result<Vec<Scored>, PlanError> {
     let moves = crate::planner::moves_to_plan(game)?;
-    let mut engine = AlphaBeta::new();
     let limits = Limits {
         depth: Some(depth.saturating_sub(1).max(1)),
         ..Limits::default()
     };
-    // Each move's score for the mover, and the opponent's answer line.
-    let mut scored: Vec<(Move, f64, Vec<Move>)> = Vec::with_capacity(moves.len());
+    let mut scored = Vec::with_capacity(moves.len());
     for mv in moves.iter() {
         let mut after = game.clone();
         if after.play(mv).is_err() {
@@ -136,16 +143,36 @@ pub fn judge(
             // The move ends the game: the mover won it, or drew it.
             Err(PlanError::GameOver(_)) => (mover_score(&after, game), Vec::new()),
         };
-        scored.push((*mv, score, line));
+        scored.push(Scored {
+            mv: *mv,
+            score,
+            line,
+        });
     }
-    let Some((best, best_score, _)) = scored
+    Ok(scored)
+}
+
+/// Judges `played` in `game`'s current position with an alpha-beta search of every legal move
+/// to `depth` plies. A forced move (the only legal one) is `Best`.
+pub fn judge(
+    game: &Game,
+    played: &Move,
+    depth: u32,
+    thresholds: &Thresholds,
+) -> Result<Judgement, PlanError> {
+    let scored = score_moves(game, &mut AlphaBeta::new(), depth)?;
+    let Some((best, best_score)) = scored
         .iter()
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(m, s, l)| (*m, *s, l.clone()))
+        .max_by(|a, b| a.score.total_cmp(&b.score))
+        .map(|s| (s.mv, s.score))
     else {
         return Err(PlanError::GameOver("no legal move".into()));
     };
-    let Some((_, played_score, refutation)) = scored.iter().find(|(m, _, _)| m == played).cloned()
+    let Some(Scored {
+        score: played_score,
+        line: refutation,
+        ..
+    }) = scored.iter().find(|s| s.mv == *played).cloned()
     else {
         return Err(PlanError::GameOver(format!(
             "{} is not a legal move here",
@@ -156,8 +183,8 @@ pub fn judge(
     let others_lose = scored.len() > 1
         && scored
             .iter()
-            .filter(|(m, _, _)| m != played)
-            .all(|(_, s, _)| best_score - s >= thresholds.brilliant_margin);
+            .filter(|s| s.mv != *played)
+            .all(|s| best_score - s.score >= thresholds.brilliant_margin);
     Ok(Judgement {
         played: *played,
         verdict: thresholds.classify(loss, others_lose),

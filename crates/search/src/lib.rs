@@ -10,6 +10,7 @@
 //!   (AlphaZero: PUCT guided by a generation of the policy-value network);
 //! - [`spec`]: `alphabeta:depth=12,time=500ms` strings;
 //! - [`arena`], [`elo`] and [`openings`]: playing planners against each other and rating them;
+//! - [`book`]: the opening book the strongest levels play from;
 //! - [`tune`]: Texel tuning of the alpha-beta evaluation;
 //! - [`coach`]: judging a played move against every other (best, good, inaccuracy, mistake,
 //!   blunder, brilliant), for the robot's verdicts and game reviews.
@@ -17,6 +18,7 @@
 pub mod alphabeta;
 pub mod arena;
 mod bits;
+pub mod book;
 pub mod coach;
 pub mod elo;
 pub mod endgame;

@@ -122,6 +122,13 @@ pub trait Planner: Send {
 
     /// Forgets what was learnt in the last game (a new game starts).
     fn new_game(&mut self) {}
+
+    /// Thinks on the opponent's time: searches `game`, with the opponent to move, until
+    /// `control` is cancelled, and keeps what it learns (a warm table, a grown tree) for the
+    /// next [`Planner::choose`]. It must return within a few milliseconds of the cancel, so
+    /// that a ponder never delays the answer. Planners that keep nothing between moves return
+    /// at once.
+    fn ponder(&mut self, _game: &Game, _control: &Control) {}
 }
 
 /// The legal moves of a game that is still on, or why there are none.

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::alphabeta::net;
 use crate::alphabeta::AlphaBeta;
+use crate::book::{self, BookPlanner};
 use crate::endgame;
 use crate::heuristic::HeuristicPlanner;
 use crate::mcts::Mcts;
@@ -53,10 +54,10 @@ impl Algorithm {
             Algorithm::Random | Algorithm::Heuristic => &["seed"],
             Algorithm::Minimax => &["depth", "seed"],
             Algorithm::AlphaBeta => &[
-                "time", "depth", "nodes", "seed", "threads", "endgame", "net",
+                "time", "depth", "nodes", "seed", "threads", "endgame", "net", "book", "ponder",
             ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
-            Algorithm::Zero => &["gen", "time", "sims", "seed"],
+            Algorithm::Zero => &["gen", "time", "sims", "seed", "book", "ponder"],
         }
     }
 }
@@ -120,6 +121,10 @@ pub struct PlannerSpec {
     pub net: bool,
     /// The AlphaZero planner's network generation (`models/gen<N>.bpk`).
     pub generation: u32,
+    /// Plays from the opening book while the position is in it (`crate::book`).
+    pub book: bool,
+    /// Thinks on the opponent's time where the caller lets it ([`Planner::ponder`]).
+    pub ponder: bool,
 }
 
 impl PlannerSpec {
@@ -132,11 +137,23 @@ impl PlannerSpec {
             endgame: 0,
             net: false,
             generation: 1,
+            book: false,
+            ponder: false,
         }
     }
 
     /// A fresh planner of this spec.
     pub fn build(&self) -> Box<dyn Planner> {
+        let planner = self.build_searcher();
+        if self.book {
+            Box::new(BookPlanner::new(planner, book::built_in(), self.seed))
+        } else {
+            planner
+        }
+    }
+
+    /// The planner without its opening book.
+    fn build_searcher(&self) -> Box<dyn Planner> {
         match self.algorithm {
             Algorithm::Random => Box::new(RandomPlanner::new(self.seed)),
             Algorithm::Heuristic => Box::new(HeuristicPlanner::new(self.seed)),
@@ -238,15 +255,29 @@ impl PlannerSpec {
                 self.endgame = n as u32;
             }
             "net" => {
-                self.net = match value.to_ascii_lowercase().as_str() {
-                    "1" | "true" | "on" | "yes" => true,
-                    "0" | "false" | "off" | "no" => false,
-                    _ => return Err(bad("net must be 1 (on) or 0 (off)")),
-                };
+                self.net =
+                    parse_switch(value).ok_or_else(|| bad("net must be 1 (on) or 0 (off)"))?
+            }
+            "book" => {
+                self.book =
+                    parse_switch(value).ok_or_else(|| bad("book must be 1 (on) or 0 (off)"))?
+            }
+            "ponder" => {
+                self.ponder =
+                    parse_switch(value).ok_or_else(|| bad("ponder must be 1 (on) or 0 (off)"))?
             }
             _ => unreachable!("keys() lists every key matched here"),
         }
         Ok(())
+    }
+}
+
+/// `1`, `true`, `on`, `yes` or `0`, `false`, `off`, `no`.
+fn parse_switch(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "1" | "true" | "on" | "yes" => Some(true),
+        "0" | "false" | "off" | "no" => Some(false),
+        _ => None,
     }
 }
 
@@ -332,6 +363,12 @@ impl fmt::Display for PlannerSpec {
         if self.net {
             parts.push("net=1".to_string());
         }
+        if self.book {
+            parts.push("book=1".to_string());
+        }
+        if self.ponder {
+            parts.push("ponder=1".to_string());
+        }
         if self.algorithm == Algorithm::Zero {
             parts.insert(0, format!("gen={}", self.generation));
         }
@@ -376,6 +413,7 @@ mod tests {
             "alphabeta:time=1.5s",
             "alphabeta:time=1s,threads=2,endgame=4",
             "alphabeta:depth=8,net=1",
+            "alphabeta:time=1s,threads=2,endgame=5,net=1,book=1,ponder=1",
             "mcts:time=2s,sims=100,threads=2,seed=9",
             "random",
             "minimax:depth=6",
@@ -424,6 +462,11 @@ mod tests {
             SpecError::BadValue { .. }
         ));
         assert!(matches!(err("mcts:net=1"), SpecError::UnknownKey { .. }));
+        assert!(matches!(
+            err("alphabeta:ponder=always"),
+            SpecError::BadValue { .. }
+        ));
+        assert!(matches!(err("mcts:ponder=1"), SpecError::UnknownKey { .. }));
         assert_eq!(
             err("mcts:sims=1,sims=2"),
             SpecError::Repeated("sims".into())

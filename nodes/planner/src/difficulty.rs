@@ -233,6 +233,11 @@ mod tests {
             master.spec.net,
             "master adds the learned evaluation correction"
         );
+        assert!(master.spec.book && master.spec.ponder);
+        assert!(
+            levels.iter().filter(|l| l.spec.ponder).count() == 1,
+            "only master ponders"
+        );
         assert!(matches!(
             load_level(&dir, "no-such-level"),
             Err(LevelError::Unknown { .. })

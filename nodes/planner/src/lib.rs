@@ -3,3 +3,4 @@
 
 pub mod difficulty;
 pub mod node;
+pub mod ponder;

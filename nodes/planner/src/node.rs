@@ -7,7 +7,8 @@
 //! none), `eval_net` (alpha-beta adds the learned evaluation correction), `generation` (the
 //! `zero` planner's network generation, `models/gen<N>.bpk`; one that cannot be loaded is
 //! replaced by alpha-beta, with a warning); `rank` and
-//! `description` name the level. A goal's `time_budget_s` (when above 0) replaces the
+//! `description` name the level. `book` plays from the opening book; `ponder` searches while
+//! the human is on move (`/game/state`), see [`crate::ponder`]. A goal's `time_budget_s` (when above 0) replaces the
 //! configured time limit; its `algorithm` (when not empty) replaces the configured planner for
 //! that goal.
 
@@ -16,14 +17,17 @@ use std::time::{Duration, Instant};
 
 use checkers_msgs::action::{PlanMove, PlanMove_Feedback, PlanMove_Goal, PlanMove_Result};
 use checkers_msgs::convert::{move_msg, position_from_msg, side_code};
-use checkers_msgs::msg::Evaluation;
+use checkers_msgs::msg::{Evaluation, GameState};
 use draughts::Game;
+use futures::StreamExt;
 pub use ros::NodeError;
 use ros::{Node, Qos, RunningGoal};
 use tokio::sync::mpsc;
 
 use search::{Algorithm, PlannerSpec, SpecError};
-use search::{Control, Decision, Planner, Progress};
+use search::{Control, Decision, Progress};
+
+use crate::ponder::{Ponderer, Shared};
 
 /// How often feedback goes out while a search runs.
 const FEEDBACK_PERIOD: Duration = Duration::from_millis(100);
@@ -40,6 +44,8 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
     let threads = p.declare("threads", 0i64)?;
     let endgame = p.declare("endgame_pieces", 0i64)?;
     let eval_net = p.declare("eval_net", false)?;
+    let book = p.declare("book", false)?;
+    let ponder = p.declare("ponder", false)?;
     let generation = p.declare("generation", 0i64)?;
     let rank = p.declare("rank", 0i64)?;
     let description = p.declare("description", String::new())?;
@@ -67,8 +73,14 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
             set(name, key, value.to_string())?;
         }
     }
-    if eval_net {
-        set("eval_net", "net", "1".to_string())?;
+    for (name, key, on) in [
+        ("eval_net", "net", eval_net),
+        ("book", "book", book),
+        ("ponder", "ponder", ponder),
+    ] {
+        if on {
+            set(name, key, "1".to_string())?;
+        }
     }
     if allowed.contains(&"seed") {
         set("seed", "seed", seed.max(0).to_string())?;
@@ -112,6 +124,9 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     }
     let server = node.action_server::<PlanMove>("/planner/plan")?;
     let evaluations = node.publisher::<Evaluation>("/planner/evaluation", Qos::Events)?;
+    let states = node.subscription::<GameState>("/game/state", Qos::State)?;
+    let mut states = states.stream();
+    let mut ponderer = Ponderer::new(spec.ponder);
     let without_db = PlannerSpec { endgame: 0, ..spec };
     let planner: Shared = Arc::new(Mutex::new(without_db.build()));
     if spec.endgame > 0 {
@@ -129,8 +144,20 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     }
     let mut last_probability: Option<(usize, f32)> = None;
     tracing::info!(planner = %label, "planner node running");
+    // Kept across the loop: a goal that arrives while a state is handled is not lost.
+    let mut next_goal = Box::pin(server.next_goal());
     loop {
-        let new = server.next_goal().await;
+        let new = tokio::select! {
+            new = &mut next_goal => {
+                next_goal = Box::pin(server.next_goal());
+                new
+            }
+            Some(state) = states.next() => {
+                ponderer.on_state(state, &planner);
+                continue;
+            }
+        };
+        ponderer.stop();
         let game = match goal_game(new.goal()) {
             Ok(g) => g,
             Err(why) => {
@@ -156,7 +183,14 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         };
         let ply = game.moves().len();
         let side = game.position().side_to_move();
-        let outcome = search(running, game, goal_spec, shared).await;
+        let outcome = search(running, game.clone(), goal_spec, shared).await;
+        if let Some((decision, _)) = &outcome {
+            let mut after = game;
+            if after.play(&decision.best).is_ok() {
+                ponderer.robot_moved(after);
+            }
+        }
+        ponderer.resume(&planner);
         if let Some((decision, algorithm)) = outcome {
             let p = decision.win_probability as f32;
             // A new game (fewer plies than last time) starts the change afresh.
@@ -184,8 +218,6 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         }
     }
 }
-
-type Shared = Arc<Mutex<Box<dyn Planner>>>;
 
 /// The planner for one goal: the node's own (kept between goals, so MCTS reuses its tree), or
 /// a fresh one when the goal names another algorithm.

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use checkers_msgs::action::{PlanMove, PlanMove_Goal};
 use checkers_msgs::convert::{find_move, position_msg};
-use checkers_msgs::msg::Evaluation;
+use checkers_msgs::msg::{Evaluation, GameState};
 use draughts::Position;
 use futures::StreamExt;
 use ros::env::{DiscoveryRange, RosEnv};
@@ -109,6 +109,75 @@ async fn a_cancel_stops_the_search_at_once() {
     // The result comes long before the 30 s budget: the search stopped on the cancel.
     let (outcome, _) = goal.result(Duration::from_secs(10)).await.expect("result");
     assert_eq!(outcome, GoalOutcome::Canceled);
+}
+
+/// The depth a node-limited goal reaches in the position after c3-d4 and Black's most likely
+/// reply, the planner having seen the human on move after c3-d4 for a while.
+async fn depth_with_ponder(d: u16, ponder: bool) -> u32 {
+    let ponder = format!("ponder:={ponder}");
+    start_planner(
+        d,
+        &[
+            "-p",
+            "algorithm:=alphabeta",
+            "-p",
+            "time_budget_s:=0.0",
+            "-p",
+            "nodes:=5000",
+            "-p",
+            &ponder,
+        ],
+    );
+    let mut me = node("arbiter", d, &[]);
+    let states = me
+        .publisher::<GameState>("/game/state", Qos::State)
+        .expect("publisher");
+    let client = me
+        .action_client::<PlanMove>("/planner/plan")
+        .expect("client");
+    let mut game = draughts::Game::new();
+    game.play_text("c3-d4").expect("legal");
+    let state = GameState {
+        game_id: 7,
+        status: GameState::STATUS_WAITING_FOR_HUMAN,
+        robot_color: GameState::SIDE_WHITE,
+        ply: 1,
+        position: position_msg(game.position()),
+        ..GameState::default()
+    };
+    states.publish(state).await.expect("published");
+    // The human thinks.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut replies =
+        search::coach::score_moves(&game, &mut search::alphabeta::AlphaBeta::new(), 6)
+            .expect("replies");
+    replies.sort_by(|a, b| b.score.total_cmp(&a.score));
+    game.play(&replies[0].mv).expect("legal");
+    let goal = client
+        .send_goal(
+            PlanMove_Goal {
+                position: position_msg(game.position()),
+                history: game.moves().iter().map(|m| m.text()).collect(),
+                ..PlanMove_Goal::default()
+            },
+            Duration::from_secs(20),
+        )
+        .await
+        .expect("accepted");
+    let (outcome, result) = goal.result(Duration::from_secs(20)).await.expect("result");
+    assert_eq!(outcome, GoalOutcome::Succeeded, "{}", result.message);
+    assert!(find_move(game.position(), &result.best_move).is_ok());
+    result.depth
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_planner_that_ponders_on_the_humans_time_answers_deeper() {
+    let without = depth_with_ponder(domain(7), false).await;
+    let with = depth_with_ponder(domain(11), true).await;
+    assert!(
+        with > without,
+        "with ponder depth {with}, without {without}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

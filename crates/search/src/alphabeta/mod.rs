@@ -26,6 +26,12 @@ use tt::{MoveKey, Table};
 
 /// Depth used when no limit at all is given.
 pub const DEFAULT_DEPTH: u32 = 10;
+/// A ponder ranks the opponent's replies with a search this deep...
+const PONDER_RANKING_DEPTH: u32 = 6;
+/// ...and searches the positions after the best of them: at most this many, within this much
+/// win probability of the best.
+const PONDER_REPLIES: usize = 3;
+const PONDER_REPLY_MARGIN: f64 = 0.10;
 /// Table size: 2^20 entries of 16 bytes.
 const TT_BITS: u32 = 20;
 
@@ -242,6 +248,44 @@ impl Planner for AlphaBeta {
             win_probability: value_to_win_probability(value),
             stats,
         })
+    }
+
+    /// Searches the positions after the opponent's likely replies, as if it were already the
+    /// robot's turn there, one ply deeper each round, until cancelled. When the opponent plays
+    /// one of them, the next search finds its first iterations in the table. (Searching the
+    /// opponent's position itself was measured to help little: its table entries are mostly
+    /// bounds from reduced, null-window searches of the replies that were not played.)
+    fn ponder(&mut self, game: &Game, control: &Control) {
+        let Ok(mut replies) = crate::coach::score_moves(game, self, PONDER_RANKING_DEPTH) else {
+            return;
+        };
+        replies.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let best = replies.first().map_or(0.0, |r| r.score);
+        let likely: Vec<Game> = replies
+            .iter()
+            .filter(|r| best - r.score <= PONDER_REPLY_MARGIN)
+            .take(PONDER_REPLIES)
+            .filter_map(|r| {
+                let mut after = game.clone();
+                (after.play(&r.mv).is_ok() && !after.result().is_over()).then_some(after)
+            })
+            .collect();
+        let quiet = Control {
+            cancel: Arc::clone(&control.cancel),
+            progress: None,
+        };
+        for depth in PONDER_RANKING_DEPTH..MAX_PLY as u32 - 8 {
+            for after in &likely {
+                if control.cancelled() {
+                    return;
+                }
+                let limits = Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                };
+                let _ = self.choose(after, &limits, &quiet);
+            }
+        }
     }
 
     fn new_game(&mut self) {

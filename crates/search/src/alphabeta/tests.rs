@@ -206,3 +206,45 @@ fn the_learned_correction_changes_the_values_not_the_rules() {
 fn parse(fen: &str) -> Position {
     draughts::parse_fen(fen).expect("fen")
 }
+
+/// Depth reached with `nodes` nodes from the position after c3-d4 and Black's most likely
+/// reply, having pondered the position before the reply for `ponder_ms` (0: not at all).
+fn depth_after_ponder(ponder_ms: u64, nodes: u64) -> u32 {
+    let mut game = Game::new();
+    game.play_text("c3-d4").expect("legal");
+    let mut ab = AlphaBeta::new();
+    if ponder_ms > 0 {
+        let control = Control::default();
+        let cancel = Arc::clone(&control.cancel);
+        std::thread::scope(|s| {
+            s.spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(ponder_ms));
+                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+            });
+            ab.ponder(&game, &control);
+        });
+    }
+    let mut replies = crate::coach::score_moves(&game, &mut AlphaBeta::new(), 6).expect("replies");
+    replies.sort_by(|a, b| b.score.total_cmp(&a.score));
+    game.play(&replies[0].mv).expect("legal");
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let d = ab
+        .choose(&game, &limits, &Control::default())
+        .expect("a move");
+    assert!(game.legal_moves().contains(&d.best));
+    d.stats.depth
+}
+
+#[test]
+fn a_ponder_returns_on_cancel_and_its_table_deepens_the_next_search() {
+    // A second of pondering is plenty even for an unoptimised build on a busy machine.
+    let plain = depth_after_ponder(0, 5_000);
+    let pondered = depth_after_ponder(1000, 5_000);
+    assert!(
+        pondered > plain,
+        "after pondering depth {pondered}, without {plain}"
+    );
+}

@@ -21,6 +21,9 @@ pub const DEFAULT_SIMS: u64 = 800;
 /// Leaves evaluated together: large enough for the network to use both cores, small enough
 /// that virtual loss does not spread the search too thin.
 pub const BATCH: usize = 16;
+/// A ponder stops growing the tree here, so that its memory stays bounded however long the
+/// opponent thinks.
+const PONDER_MAX_VISITS: u32 = 1_000_000;
 /// How often progress is reported.
 const REPORT_EVERY: Duration = Duration::from_millis(100);
 
@@ -169,6 +172,19 @@ impl Planner for ZeroPlanner {
         tree.advance(&best);
         self.tree = Some(tree);
         Ok(decision)
+    }
+
+    /// Grows the tree of the opponent's position until cancelled, without choosing: the
+    /// opponent's actual move then moves the root down into the grown subtree.
+    fn ponder(&mut self, game: &Game, control: &Control) {
+        if game.result().is_over() {
+            return;
+        }
+        let mut tree = self.tree_for(game);
+        run_search(&mut tree, &self.model, BATCH, |t| {
+            control.cancelled() || t.visits() >= PONDER_MAX_VISITS
+        });
+        self.tree = Some(tree);
     }
 
     fn new_game(&mut self) {

@@ -1,0 +1,218 @@
+//! `checkers-robot arena --gauntlet`: a candidate against a fixed set of opponents
+//! (`config/gauntlet.yaml`: the previous master, MCTS, alpha-beta at fixed depths) at each
+//! time control, from the built-in openings with colours swapped. Prints each score with its
+//! interval and writes the table to `docs/gauntlet.md`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use search::arena::schedule;
+use search::elo::{expected_score, Tally};
+use search::openings::Opening;
+use search::spec::parse_duration;
+use search::PlannerSpec;
+use serde_yaml::Value;
+
+use super::arena::{play_all, tally, Job};
+use super::bad_input;
+
+/// What the gauntlet needs of the arguments.
+pub struct GauntletArgs<'a> {
+    pub candidate: PlannerSpec,
+    pub file: &'a Path,
+    pub table: &'a Path,
+    pub time_controls: Option<Vec<Duration>>,
+    pub games: usize,
+    pub threads: usize,
+    pub max_plies: usize,
+    pub think: Option<Duration>,
+}
+
+/// The opponents and time controls of a gauntlet file.
+#[derive(Debug, PartialEq)]
+pub struct Gauntlet {
+    pub time_controls: Vec<Duration>,
+    pub opponents: Vec<(String, PlannerSpec)>,
+}
+
+pub fn parse_gauntlet(text: &str) -> Result<Gauntlet, String> {
+    let doc: Value = serde_yaml::from_str(text).map_err(|e| format!("not YAML: {e}"))?;
+    let time_controls = doc
+        .get("time_controls")
+        .and_then(Value::as_sequence)
+        .ok_or("expected `time_controls: [100ms, 1s]`")?
+        .iter()
+        .map(|v| {
+            let text = v
+                .as_str()
+                .ok_or("a time control is a duration such as 1s")?;
+            parse_duration(text).map_err(|e| format!("time control `{text}`: {e}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let opponents = doc
+        .get("opponents")
+        .and_then(Value::as_mapping)
+        .ok_or("expected `opponents:`, a mapping of names to planner specs")?
+        .iter()
+        .map(|(k, v)| {
+            let name = k.as_str().ok_or("opponent names are strings")?;
+            let spec = v
+                .as_str()
+                .ok_or_else(|| format!("opponent `{name}`: expected a planner spec"))?;
+            let spec: PlannerSpec = spec
+                .parse()
+                .map_err(|e| format!("opponent `{name}`: {e}"))?;
+            Ok((name.to_string(), spec))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    if time_controls.is_empty() || opponents.is_empty() {
+        return Err("a gauntlet needs a time control and an opponent".into());
+    }
+    Ok(Gauntlet {
+        time_controls,
+        opponents,
+    })
+}
+
+/// `spec` at time control `tc`, unless it searches to a fixed depth or simulation count.
+fn at_time_control(spec: &PlannerSpec, tc: Duration) -> PlannerSpec {
+    let mut s = *spec;
+    if s.limits.depth.is_none() && s.limits.sims.is_none() && s.limits.nodes.is_none() {
+        s.limits.time = Some(tc);
+    }
+    s
+}
+
+fn format_tc(tc: Duration) -> String {
+    if tc < Duration::from_secs(1) {
+        format!("{} ms", tc.as_millis())
+    } else {
+        format!("{} s", tc.as_secs_f64())
+    }
+}
+
+/// Prints one `gauntlet:` line per time control and opponent (`gauntlet: TC vs NAME score S
+/// [LOW, HIGH] (W-D-L) elo E [LOW, HIGH]`), then `table: PATH`.
+pub fn run(g: GauntletArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(g.file)
+        .map_err(|e| bad_input(format!("cannot read {}: {e}", g.file.display())))?;
+    let mut gauntlet =
+        parse_gauntlet(&text).map_err(|e| bad_input(format!("{}: {e}", g.file.display())))?;
+    if let Some(tcs) = g.time_controls {
+        gauntlet.time_controls = tcs;
+    }
+    let mut pairs = Vec::new();
+    let mut labels = Vec::new();
+    for &tc in &gauntlet.time_controls {
+        for (name, spec) in &gauntlet.opponents {
+            pairs.push((at_time_control(&g.candidate, tc), at_time_control(spec, tc)));
+            labels.push((tc, name.clone()));
+        }
+    }
+    let jobs: Vec<Job> = (0..pairs.len())
+        .flat_map(|pair| {
+            schedule(g.games, openings.len())
+                .into_iter()
+                .map(move |pairing| Job { pair, pairing })
+        })
+        .collect();
+    let played = play_all(&pairs, &jobs, openings, g.threads, g.max_plies, g.think);
+    let mut table = format!(
+        "# Gauntlet\n\nCandidate: `{}`, {} games per opponent and time control, from the \
+         built-in openings with colours swapped (`checkers-robot arena --gauntlet`; the \
+         opponents are in `{}`).\n\n| time a move | opponent | games | +W =D -L | score [95%] | Elo [95%] |\n|---|---|---|---|---|---|\n",
+        g.candidate,
+        g.games,
+        g.file.display()
+    );
+    for (k, (tc, name)) in labels.iter().enumerate() {
+        let games: Vec<_> = jobs
+            .iter()
+            .zip(played.iter())
+            .filter(|(job, _)| job.pair == k)
+            .map(|(_, p)| p.clone())
+            .collect();
+        let t: Tally = tally(&games);
+        let (lo, hi) = t.elo_interval95();
+        let (slo, shi) = (expected_score(lo), expected_score(hi));
+        println!(
+            "gauntlet: {} vs {name} score {:.3} [{slo:.3}, {shi:.3}] ({}-{}-{}) elo {:.0} [{lo:.0}, {hi:.0}]",
+            format_tc(*tc),
+            t.score(),
+            t.wins,
+            t.draws,
+            t.losses,
+            t.elo()
+        );
+        let _ = writeln!(
+            table,
+            "| {} | {name} (`{}`) | {} | +{} ={} -{} | {:.3} [{slo:.3}, {shi:.3}] | {:+.0} [{lo:+.0}, {hi:+.0}] |",
+            format_tc(*tc),
+            pairs[k].1,
+            t.games(),
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score(),
+            t.elo()
+        );
+    }
+    if let Some(dir) = g.table.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    std::fs::write(g.table, table)
+        .with_context(|| format!("cannot write {}", g.table.display()))?;
+    println!("table: {}", g.table.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The default table's place.
+pub fn default_table() -> PathBuf {
+    PathBuf::from("docs/gauntlet.md")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_gauntlet_parses() {
+        let text = include_str!("../../config/gauntlet.yaml");
+        let g = parse_gauntlet(text).expect("parses");
+        assert_eq!(
+            g.time_controls,
+            [Duration::from_millis(100), Duration::from_secs(1)]
+        );
+        assert!(g.opponents.iter().any(|(n, _)| n == "previous-master"));
+        assert!(g.opponents.len() >= 4);
+    }
+
+    #[test]
+    fn fixed_depth_opponents_keep_their_depth() {
+        let d6: PlannerSpec = "alphabeta:depth=6".parse().expect("spec");
+        assert_eq!(at_time_control(&d6, Duration::from_secs(1)), d6);
+        let m: PlannerSpec = "mcts".parse().expect("spec");
+        assert_eq!(
+            at_time_control(&m, Duration::from_millis(100)).limits.time,
+            Some(Duration::from_millis(100))
+        );
+    }
+
+    #[test]
+    fn bad_files_say_why() {
+        assert!(parse_gauntlet("time_controls: [1s]\n").is_err());
+        assert!(
+            parse_gauntlet("time_controls: [fast]\nopponents:\n  a: mcts\n")
+                .expect_err("bad tc")
+                .contains("fast")
+        );
+        assert!(
+            parse_gauntlet("time_controls: [1s]\nopponents:\n  a: chess\n")
+                .expect_err("bad spec")
+                .contains("chess")
+        );
+    }
+}
