@@ -49,6 +49,10 @@ pub struct Args {
     /// Measure confirm -> arm motion for each robot move.
     #[arg(long)]
     timings: bool,
+    /// The simulated human takes at least this long over each move (`5s`), as a person
+    /// would: the time a pondering robot (`ponder: true`, master) thinks on.
+    #[arg(long, value_parser = super::parse_duration_arg)]
+    think: Option<Duration>,
 }
 
 /// Waits for anything the graph does; generous for a busy machine.
@@ -193,6 +197,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
             break;
         }
         let pos = position_from_msg(&state.position).context("the arbiter's position")?;
+        let thinking = Instant::now();
         let text = match opening.and_then(|o| opening_move(o, state.ply, &pos)) {
             Some(mv) => mv.text(),
             None => human
@@ -201,6 +206,9 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
                 .best
                 .text(),
         };
+        if let Some(rest) = args.think.and_then(|t| t.checked_sub(thinking.elapsed())) {
+            tokio::time::sleep(rest).await;
+        }
         client
             .human_move(&text, HumanMove_Request::ERROR_NONE, true)
             .await?;

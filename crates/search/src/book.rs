@@ -296,7 +296,7 @@ fn score_level(
 /// The moves of `game` within the margin of the best, best first.
 fn book_moves(game: &Game, engine: &mut dyn Planner, options: &BuildOptions) -> Vec<BookMove> {
     engine.new_game();
-    let Ok(mut scored) = score_moves(game, engine, options.depth) else {
+    let Ok(mut scored) = score_moves(game, engine, options.depth, &Control::default()) else {
         return Vec::new();
     };
     scored.sort_by(|a, b| b.score.total_cmp(&a.score));

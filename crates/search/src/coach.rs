@@ -121,11 +121,13 @@ pub struct Scored {
 }
 
 /// Every legal move of `game`'s position searched by `engine` to `depth` plies (the move
-/// itself counts as one), for the coach's verdicts and the opening book.
+/// itself counts as one), for the coach's verdicts, the opening book and pondering. A cancel
+/// through `control` cuts the searches short (their scores are then rough).
 pub fn score_moves(
     game: &Game,
     engine: &mut dyn Planner,
     depth: u32,
+    control: &Control,
 ) -> Result<Vec<Scored>, PlanError> {
     let moves = crate::planner::moves_to_plan(game)?;
     let limits = Limits {
@@ -138,7 +140,7 @@ pub fn score_moves(
         if after.play(mv).is_err() {
             continue;
         }
-        let (score, line) = match engine.choose(&after, &limits, &Control::default()) {
+        let (score, line) = match engine.choose(&after, &limits, control) {
             Ok(d) => (1.0 - value_to_win_probability(d.value), d.stats.pv),
             // The move ends the game: the mover won it, or drew it.
             Err(PlanError::GameOver(_)) => (mover_score(&after, game), Vec::new()),
@@ -160,7 +162,7 @@ pub fn judge(
     depth: u32,
     thresholds: &Thresholds,
 ) -> Result<Judgement, PlanError> {
-    let scored = score_moves(game, &mut AlphaBeta::new(), depth)?;
+    let scored = score_moves(game, &mut AlphaBeta::new(), depth, &Control::default())?;
     let Some((best, best_score)) = scored
         .iter()
         .max_by(|a, b| a.score.total_cmp(&b.score))

@@ -148,9 +148,13 @@ async fn depth_with_ponder(d: u16, ponder: bool) -> u32 {
     states.publish(state).await.expect("published");
     // The human thinks.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let mut replies =
-        search::coach::score_moves(&game, &mut search::alphabeta::AlphaBeta::new(), 6)
-            .expect("replies");
+    let mut replies = search::coach::score_moves(
+        &game,
+        &mut search::alphabeta::AlphaBeta::new(),
+        6,
+        &search::Control::default(),
+    )
+    .expect("replies");
     replies.sort_by(|a, b| b.score.total_cmp(&a.score));
     game.play(&replies[0].mv).expect("legal");
     let goal = client

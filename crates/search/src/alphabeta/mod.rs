@@ -256,7 +256,12 @@ impl Planner for AlphaBeta {
     /// opponent's position itself was measured to help little: its table entries are mostly
     /// bounds from reduced, null-window searches of the replies that were not played.)
     fn ponder(&mut self, game: &Game, control: &Control) {
-        let Ok(mut replies) = crate::coach::score_moves(game, self, PONDER_RANKING_DEPTH) else {
+        let quiet = Control {
+            cancel: Arc::clone(&control.cancel),
+            progress: None,
+        };
+        let Ok(mut replies) = crate::coach::score_moves(game, self, PONDER_RANKING_DEPTH, &quiet)
+        else {
             return;
         };
         replies.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -270,10 +275,6 @@ impl Planner for AlphaBeta {
                 (after.play(&r.mv).is_ok() && !after.result().is_over()).then_some(after)
             })
             .collect();
-        let quiet = Control {
-            cancel: Arc::clone(&control.cancel),
-            progress: None,
-        };
         for depth in PONDER_RANKING_DEPTH..MAX_PLY as u32 - 8 {
             for after in &likely {
                 if control.cancelled() {

@@ -224,7 +224,9 @@ fn depth_after_ponder(ponder_ms: u64, nodes: u64) -> u32 {
             ab.ponder(&game, &control);
         });
     }
-    let mut replies = crate::coach::score_moves(&game, &mut AlphaBeta::new(), 6).expect("replies");
+    let mut replies =
+        crate::coach::score_moves(&game, &mut AlphaBeta::new(), 6, &Control::default())
+            .expect("replies");
     replies.sort_by(|a, b| b.score.total_cmp(&a.score));
     game.play(&replies[0].mv).expect("legal");
     let limits = Limits {
