@@ -236,3 +236,93 @@ fn a_ladder_with_a_span_pairs_only_neighbours_and_plots_the_generations() {
     let svg = std::fs::read_to_string(&generations).expect("generations plot written");
     assert!(svg.contains("zero:gen=N") && svg.contains("top"), "{svg}");
 }
+
+#[test]
+fn a_gauntlet_plays_each_opponent_at_each_time_control_and_writes_the_table() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let file = dir.join("gauntlet.yaml");
+    std::fs::write(
+        &file,
+        "time_controls: [20ms, 40ms]\nopponents:\n  randomly: random\n  shallow: \"alphabeta:depth=1\"\n",
+    )
+    .expect("write");
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "c3-d4 f6-g5\n").expect("write");
+    let table = dir.join("docs/gauntlet.md");
+    let path = |p: &std::path::Path| p.to_str().expect("utf-8").to_string();
+    let o = cli(&[
+        "arena",
+        "--gauntlet",
+        "--a",
+        "alphabeta:depth=3,ponder=1",
+        "--think",
+        "20ms",
+        "--games",
+        "2",
+        "--gauntlet-file",
+        &path(&file),
+        "--openings",
+        &path(&openings),
+        "--table",
+        &path(&table),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("gauntlet: "))
+        .collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(
+        lines[0].starts_with("gauntlet: 20 ms vs randomly score "),
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("gauntlet: 40 ms vs shallow score "),
+        "{out}"
+    );
+    let written = std::fs::read_to_string(&table).expect("the table");
+    assert!(
+        written.contains("| 40 ms | shallow (`alphabeta:depth=1`) | 2 |"),
+        "{written}"
+    );
+    assert!(
+        written.contains("| 20 ms | randomly (`random`) | 2 |"),
+        "{written}"
+    );
+    let o = cli(&[
+        "arena",
+        "--gauntlet",
+        "--gauntlet-file",
+        "/nonexistent.yaml",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn book_builds_a_book_the_planner_can_read() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out = tmp.path().join("book.txt");
+    let o = cli(&[
+        "book",
+        "--depth",
+        "2",
+        "--plies",
+        "2",
+        "--positions",
+        "250",
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let positions: usize = field(&stdout(&o), "positions").parse().expect("count");
+    assert!(
+        positions >= 211,
+        "the start and the 210 openings at least: {positions}"
+    );
+    let text = std::fs::read_to_string(&out).expect("the book");
+    let book = search::book::Book::parse(&text).expect("parses");
+    assert_eq!(book.len(), positions);
+    assert!(book.moves(&draughts::Position::start()).len() >= 2);
+}

@@ -72,13 +72,13 @@ pub struct Args {
 }
 
 /// A game to play: which pair of planners and which pairing of their match.
-pub struct Job {
-    pub pair: usize,
-    pub pairing: search::arena::Pairing,
+struct Job {
+    pair: usize,
+    pairing: search::arena::Pairing,
 }
 
 /// Plays `jobs` on `threads` threads with a progress bar; results in job order.
-pub fn play_all(
+fn play_all(
     pairs: &[(PlannerSpec, PlannerSpec)],
     jobs: &[Job],
     openings: &[Opening],
@@ -201,18 +201,16 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let a = resolve_spec(a, &args.levels)?;
     let b = resolve_spec(b, &args.levels)?;
     let games = args.games.unwrap_or(20);
-    let jobs: Vec<Job> = schedule(games, openings.len())
-        .into_iter()
-        .map(|pairing| Job { pair: 0, pairing })
-        .collect();
-    let played = play_all(
+    let played = play_matches(
         &[(a, b)],
-        &jobs,
+        games,
         &openings,
         args.threads as usize,
         args.max_plies,
         args.think,
-    );
+    )
+    .pop()
+    .unwrap_or_default();
     if let Some(dir) = &args.out {
         save_pdn(dir, &a, &b, &openings, &played)?;
     }
@@ -264,6 +262,31 @@ fn args_ladder(args: &Args) -> LadderArgs<'_> {
     }
 }
 
+/// Plays a match of `games` games for each pair, all of them `threads` at a time; the games
+/// of each pair, in the pairs' order.
+pub fn play_matches(
+    pairs: &[(PlannerSpec, PlannerSpec)],
+    games: usize,
+    openings: &[Opening],
+    threads: usize,
+    max_plies: usize,
+    think: Option<std::time::Duration>,
+) -> Vec<Vec<Played>> {
+    let jobs: Vec<Job> = (0..pairs.len())
+        .flat_map(|pair| {
+            schedule(games, openings.len())
+                .into_iter()
+                .map(move |pairing| Job { pair, pairing })
+        })
+        .collect();
+    let played = play_all(pairs, &jobs, openings, threads, max_plies, think);
+    let mut by_pair = vec![Vec::new(); pairs.len()];
+    for (job, p) in jobs.iter().zip(played) {
+        by_pair[job.pair].push(p);
+    }
+    by_pair
+}
+
 /// Plays every pair of `specs` `games` times; the tallies of the first of each pair.
 pub fn round_robin(
     specs: &[PlannerSpec],
@@ -282,22 +305,9 @@ pub fn round_robin(
             index.push((j, i));
         }
     }
-    let jobs: Vec<Job> = (0..pairs.len())
-        .flat_map(|pair| {
-            schedule(l.games, openings.len())
-                .into_iter()
-                .map(move |pairing| Job { pair, pairing })
-        })
-        .collect();
-    let played = play_all(&pairs, &jobs, openings, l.threads, l.max_plies, None);
+    let by_pair = play_matches(&pairs, l.games, openings, l.threads, l.max_plies, None);
     let mut out = Vec::new();
-    for (k, &(j, i)) in index.iter().enumerate() {
-        let games: Vec<Played> = jobs
-            .iter()
-            .zip(played.iter())
-            .filter(|(job, _)| job.pair == k)
-            .map(|(_, p)| p.clone())
-            .collect();
+    for (k, (&(j, i), games)) in index.iter().zip(by_pair).enumerate() {
         if let Some(dir) = l.out {
             let sub = dir.join(format!("{}-vs-{}", names[j], names[i]));
             save_pdn(&sub, &pairs[k].0, &pairs[k].1, openings, &games)?;

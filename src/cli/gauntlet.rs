@@ -9,14 +9,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use search::arena::schedule;
-use search::elo::{expected_score, Tally};
+use search::elo::Tally;
 use search::openings::Opening;
 use search::spec::parse_duration;
 use search::PlannerSpec;
 use serde_yaml::Value;
 
-use super::arena::{play_all, tally, Job};
+use super::arena::{play_matches, tally};
 use super::bad_input;
 
 /// What the gauntlet needs of the arguments.
@@ -77,10 +76,12 @@ pub fn parse_gauntlet(text: &str) -> Result<Gauntlet, String> {
     })
 }
 
-/// `spec` at time control `tc`, unless it searches to a fixed depth or simulation count.
+/// `spec` at time control `tc`, unless it searches to a fixed depth or simulation count (or
+/// does not search at all).
 fn at_time_control(spec: &PlannerSpec, tc: Duration) -> PlannerSpec {
     let mut s = *spec;
-    if s.limits.depth.is_none() && s.limits.sims.is_none() && s.limits.nodes.is_none() {
+    let fixed = s.limits.depth.is_some() || s.limits.sims.is_some() || s.limits.nodes.is_some();
+    if !fixed && s.algorithm.keys().contains(&"time") {
         s.limits.time = Some(tc);
     }
     s
@@ -112,14 +113,7 @@ pub fn run(g: GauntletArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode
             labels.push((tc, name.clone()));
         }
     }
-    let jobs: Vec<Job> = (0..pairs.len())
-        .flat_map(|pair| {
-            schedule(g.games, openings.len())
-                .into_iter()
-                .map(move |pairing| Job { pair, pairing })
-        })
-        .collect();
-    let played = play_all(&pairs, &jobs, openings, g.threads, g.max_plies, g.think);
+    let by_pair = play_matches(&pairs, g.games, openings, g.threads, g.max_plies, g.think);
     let mut table = format!(
         "# Gauntlet\n\nCandidate: `{}`, {} games per opponent and time control, from the \
          built-in openings with colours swapped (`checkers-robot arena --gauntlet`; the \
@@ -128,16 +122,10 @@ pub fn run(g: GauntletArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode
         g.games,
         g.file.display()
     );
-    for (k, (tc, name)) in labels.iter().enumerate() {
-        let games: Vec<_> = jobs
-            .iter()
-            .zip(played.iter())
-            .filter(|(job, _)| job.pair == k)
-            .map(|(_, p)| p.clone())
-            .collect();
+    for (k, ((tc, name), games)) in labels.iter().zip(by_pair).enumerate() {
         let t: Tally = tally(&games);
         let (lo, hi) = t.elo_interval95();
-        let (slo, shi) = (expected_score(lo), expected_score(hi));
+        let (slo, shi) = t.score_interval95();
         println!(
             "gauntlet: {} vs {name} score {:.3} [{slo:.3}, {shi:.3}] ({}-{}-{}) elo {:.0} [{lo:.0}, {hi:.0}]",
             format_tc(*tc),
@@ -194,6 +182,8 @@ mod tests {
     fn fixed_depth_opponents_keep_their_depth() {
         let d6: PlannerSpec = "alphabeta:depth=6".parse().expect("spec");
         assert_eq!(at_time_control(&d6, Duration::from_secs(1)), d6);
+        let r: PlannerSpec = "random".parse().expect("spec");
+        assert_eq!(at_time_control(&r, Duration::from_secs(1)), r);
         let m: PlannerSpec = "mcts".parse().expect("spec");
         assert_eq!(
             at_time_control(&m, Duration::from_millis(100)).limits.time,

@@ -45,6 +45,14 @@ impl Tally {
     /// it stays honest at a perfect score (whose sample variance is zero).
     pub fn elo_interval95(&self) -> (f64, f64) {
         let n = f64::from(self.games().max(1));
+        let (lo, hi) = self.score_interval95();
+        let clamp = |s: f64| s.clamp(0.5 / n, 1.0 - 0.5 / n);
+        (elo_from_score(clamp(lo)), elo_from_score(clamp(hi)))
+    }
+
+    /// The 95% interval of the mean score (Wilson, with the variance of the games' points).
+    pub fn score_interval95(&self) -> (f64, f64) {
+        let n = f64::from(self.games().max(1));
         let s = self.score();
         let var = (f64::from(self.wins) * (1.0 - s).powi(2)
             + f64::from(self.draws) * (0.5 - s).powi(2)
@@ -53,9 +61,9 @@ impl Tally {
         let z2 = Z95 * Z95;
         let centre = s + z2 / (2.0 * n);
         let half = Z95 * (var / n + z2 / (4.0 * n * n)).sqrt();
-        let lo = ((centre - half) / (1.0 + z2 / n)).clamp(0.5 / n, 1.0 - 0.5 / n);
-        let hi = ((centre + half) / (1.0 + z2 / n)).clamp(0.5 / n, 1.0 - 0.5 / n);
-        (elo_from_score(lo), elo_from_score(hi))
+        let lo = (centre - half) / (1.0 + z2 / n);
+        let hi = (centre + half) / (1.0 + z2 / n);
+        (lo.clamp(0.0, 1.0), hi.clamp(0.0, 1.0))
     }
 
     /// `+W =D -L score S, elo E [LOW, HIGH]`: one line for the tuners' logs.
