@@ -8,9 +8,9 @@
 //! `zero` planner's network generation, `models/gen<N>.bpk`; one that cannot be loaded is
 //! replaced by alpha-beta, with a warning); `rank` and
 //! `description` name the level. `book` plays from the opening book; `ponder` searches while
-//! the human is on move (`/game/state`), see [`crate::ponder`]. A goal's `time_budget_s` (when above 0) replaces the
-//! configured time limit; its `algorithm` (when not empty) replaces the configured planner for
-//! that goal.
+//! the human is on move (`/game/state`, see [`crate::ponder`]). A goal's `time_budget_s` (when
+//! above 0) replaces the configured time limit; its `algorithm` (when not empty) replaces the
+//! configured planner for that goal.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -187,7 +187,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         if let Some((decision, _)) = &outcome {
             let mut after = game;
             if after.play(&decision.best).is_ok() {
-                ponderer.robot_moved(after);
+                ponderer.planned(after);
             }
         }
         ponderer.resume(&planner);

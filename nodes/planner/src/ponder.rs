@@ -57,9 +57,16 @@ impl Ponderer {
         self.resume(planner);
     }
 
-    /// Remembers the game after the robot's move, so that the ponder knows its history.
-    pub fn robot_moved(&mut self, game: Game) {
-        self.expected = Some(game);
+    /// Remembers the game after a planned move, so that the ponder knows its history. A move
+    /// planned for the human (a hint) is not the robot's and is not kept.
+    pub fn planned(&mut self, after: Game) {
+        let human_to_move = self
+            .last_state
+            .as_ref()
+            .is_some_and(|s| side_code(after.position().side_to_move()) != s.robot_color);
+        if human_to_move {
+            self.expected = Some(after);
+        }
     }
 
     /// Cancels the ponder in progress; its search returns within a millisecond or two.
