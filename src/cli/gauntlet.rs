@@ -115,8 +115,8 @@ pub fn run(g: GauntletArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode
     }
     let by_pair = play_matches(&pairs, g.games, openings, g.threads, g.max_plies, g.think);
     let mut table = format!(
-        "# Gauntlet\n\nCandidate: `{}`, {} games per opponent and time control, from the \
-         built-in openings with colours swapped (`checkers-robot arena --gauntlet`; the \
+        "# Gauntlet\n\nCandidate: `{}` (its time limit replaced by the time control), {} games \
+         per opponent and time control, from the built-in openings with colours swapped (`checkers-robot arena --gauntlet`; the \
          opponents are in `{}`).\n\n| time a move | opponent | games | +W =D -L | score [95%] | Elo [95%] |\n|---|---|---|---|---|---|\n",
         g.candidate,
         g.games,
