@@ -167,6 +167,13 @@ async fn a_quiet_move_runs_with_feedback_and_joint_states_and_a_cancel_stops_the
     assert_eq!(outcome, GoalOutcome::Canceled, "{}", result.message);
     assert_eq!(result.error_code, ExecuteMove_Result::ERROR_CANCELLED);
     assert!(result.message.contains("stopped"), "{}", result.message);
+    // The stop goes out over the serial link as the result is sent: on a loaded machine the
+    // fake arm may read it a moment after the result arrives.
+    let stopped_by = std::time::Instant::now() + Duration::from_secs(5);
+    while !lock(&arm).commands.contains(&ArmCommand::Stop) && std::time::Instant::now() < stopped_by
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     {
         let a = lock(&arm);
         assert!(a.commands.contains(&ArmCommand::Stop));

@@ -233,7 +233,7 @@ mod tests {
             master.spec.net,
             "master adds the learned evaluation correction"
         );
-        assert!(master.spec.book && master.spec.ponder);
+        assert!(master.spec.ponder, "master thinks on the human's time");
         assert!(
             levels.iter().filter(|l| l.spec.ponder).count() == 1,
             "only master ponders"
