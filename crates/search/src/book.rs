@@ -9,7 +9,7 @@
 //! by ply, from the start and from the arena's openings. Text form, one position a line:
 //! `FEN ; move value ; move value ...` with values in hundredths of a man for the side to move.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -221,10 +221,10 @@ pub fn build(
     options: &BuildOptions,
     progress: impl Fn(usize, usize) + Sync,
 ) -> Vec<Entry> {
-    let mut seen: HashMap<u64, ()> = HashMap::new();
+    let mut seen: HashSet<u64> = HashSet::new();
     let mut level: Vec<Game> = Vec::new();
     for g in roots {
-        if seen.insert(g.position().hash(), ()).is_none() && !g.result().is_over() {
+        if seen.insert(g.position().hash()) && !g.result().is_over() {
             level.push(g.clone());
         }
     }
@@ -248,7 +248,7 @@ pub fn build(
                 if child.play(&m.mv).is_err() || child.result().is_over() {
                     continue;
                 }
-                if seen.insert(child.position().hash(), ()).is_none() {
+                if seen.insert(child.position().hash()) {
                     next.push(child);
                     queued += 1;
                 }

@@ -47,10 +47,6 @@ impl Ponderer {
         }
     }
 
-    pub fn is_pondering(&self) -> bool {
-        self.running.is_some()
-    }
-
     /// A new state: ponder while the human is on move, stop otherwise.
     pub fn on_state(&mut self, state: GameState, planner: &Shared) {
         self.last_state = Some(state);
