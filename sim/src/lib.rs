@@ -12,5 +12,6 @@ pub mod node;
 pub mod rng;
 pub mod serve;
 pub mod settings;
+pub mod setup;
 pub mod state;
 pub mod world;

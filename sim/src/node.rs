@@ -21,6 +21,7 @@ use crate::faults::Controller;
 use crate::human::Human;
 use crate::serve::serve;
 use crate::settings::{robot_color, Settings, SettingsError};
+use crate::setup::{set_up_for, SetUp};
 use crate::state::{lock, Physics, Shared, Sim};
 use crate::world::World;
 use draughts::Color;
@@ -217,7 +218,7 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     // board does not show is set up by the simulated human, as a person would before playing.
     let game_states = node.subscription::<GameState>("/game/state", Qos::State)?;
     let mut game_states = game_states.stream();
-    let mut set_up_for: Option<u32> = None;
+    let mut set_up_game: Option<u32> = None;
     // The colour of the spare kings in the tray: the robot's.
     let mut tray_for = robot_color(&settings.board);
 
@@ -273,8 +274,8 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
                 if let Ok(p) = checkers_msgs::convert::position_from_msg(&state.position) {
                     lock(&shared).game = Some((p, robot));
                 }
-                if set_up_for != Some(state.game_id) {
-                    set_up_for = Some(state.game_id);
+                if set_up_game != Some(state.game_id) {
+                    set_up_game = Some(state.game_id);
                     set_up_board(&shared, &settings, &state, robot, &mut tray_for);
                 }
             }
@@ -337,6 +338,14 @@ fn set_up_board(
     let mut sim = lock(shared);
     let shown = sim.world.presence(settings.sensor_tolerance_m);
     if shown == position.occupancy_mask() && robot == *tray_for {
+        return;
+    }
+    if shown != position.occupancy_mask() && set_up_for(&position, shown) == SetUp::Keep {
+        // The state came late: the human has already played on from it.
+        if robot != *tray_for {
+            sim.world.recolour_tray(robot);
+            *tray_for = robot;
+        }
         return;
     }
     tracing::info!(

@@ -287,6 +287,20 @@ impl World {
         self.pieces.iter().filter(|p| p.place == Place::Bin).count()
     }
 
+    /// The pieces in the tray become kings of `robot`: a game with the colours swapped.
+    pub fn recolour_tray(&mut self, robot: Color) {
+        let slots: Vec<Point3<f64>> = (0..self.board.tray_slots())
+            .filter_map(|i| self.board.tray_slot(i))
+            .collect();
+        for p in &mut self.pieces {
+            if let Place::Rest(at) = p.place {
+                if slots.iter().any(|s| (at.x - s.x).hypot(at.y - s.y) < 1e-3) {
+                    p.color = robot;
+                }
+            }
+        }
+    }
+
     /// How many tray slots hold a piece.
     pub fn in_tray(&self) -> usize {
         (0..self.board.tray_slots())
