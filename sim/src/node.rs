@@ -275,8 +275,9 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
                     lock(&shared).game = Some((p, robot));
                 }
                 if set_up_game != Some(state.game_id) {
+                    let first = set_up_game.is_none();
                     set_up_game = Some(state.game_id);
-                    set_up_board(&shared, &settings, &state, robot, &mut tray_for);
+                    set_up_board(&shared, &settings, &state, robot, first, &mut tray_for);
                 }
             }
             _ = markers_tick.tick() => {
@@ -326,6 +327,7 @@ fn set_up_board(
     settings: &Settings,
     state: &GameState,
     robot: Color,
+    first: bool,
     tray_for: &mut Color,
 ) {
     let position = match checkers_msgs::convert::position_from_msg(&state.position) {
@@ -340,8 +342,10 @@ fn set_up_board(
     if shown == position.occupancy_mask() && robot == *tray_for {
         return;
     }
-    if shown != position.occupancy_mask() && set_up_for(&position, shown) == SetUp::Keep {
-        // The state came late: the human has already played on from it.
+    // The sim's first state can come late, after the human has already played on from it on
+    // the board the sim started with. A later game's first state finds the last game's board,
+    // which is set up again however close it is.
+    if first && shown != position.occupancy_mask() && set_up_for(&position, shown) == SetUp::Keep {
         if robot != *tray_for {
             sim.world.recolour_tray(robot);
             *tray_for = robot;

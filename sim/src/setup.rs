@@ -1,6 +1,6 @@
-//! When the simulated human sets up the pieces for a game: a game state can reach the sim after
-//! the human (or the arm) has already played on from it, and setting up the board then would
-//! take those moves back.
+//! Whether the simulated human sets up the pieces for the sim's first game: its first game state
+//! can reach the sim after the human (or the arm) has already played on from it, and setting up
+//! the board then would take those moves back.
 
 use draughts::Position;
 

@@ -57,7 +57,7 @@ impl Algorithm {
                 "time", "depth", "nodes", "seed", "threads", "endgame", "net", "book", "ponder",
             ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
-            Algorithm::Zero => &["gen", "time", "sims", "seed", "book", "ponder"],
+            Algorithm::Zero => &["gen", "time", "sims", "seed", "book", "ponder", "forced"],
         }
     }
 }
@@ -125,6 +125,9 @@ pub struct PlannerSpec {
     pub book: bool,
     /// Thinks on the opponent's time where the caller lets it ([`Planner::ponder`]).
     pub ponder: bool,
+    /// The AlphaZero search follows up to this many forced moves past a leaf (`Puct`);
+    /// `None` for its default.
+    pub forced: Option<u8>,
 }
 
 impl PlannerSpec {
@@ -139,6 +142,7 @@ impl PlannerSpec {
             generation: 1,
             book: false,
             ponder: false,
+            forced: None,
         }
     }
 
@@ -176,7 +180,10 @@ impl PlannerSpec {
             }
             Algorithm::Mcts => Box::new(Mcts::new(self.seed, self.threads.unwrap_or(2))),
             Algorithm::Zero => match ZeroPlanner::shipped(self.generation) {
-                Ok(p) => Box::new(p),
+                Ok(p) => Box::new(match self.forced {
+                    Some(plies) => p.with_forced_plies(plies),
+                    None => p,
+                }),
                 Err(e) => {
                     let fallback = PlannerSpec::new(Algorithm::AlphaBeta);
                     tracing::warn!("{self} cannot run ({e}): playing {fallback} instead");
@@ -265,6 +272,13 @@ impl PlannerSpec {
             "ponder" => {
                 self.ponder =
                     parse_switch(value).ok_or_else(|| bad("ponder must be 1 (on) or 0 (off)"))?
+            }
+            "forced" => {
+                let n = count(value)?;
+                if n > 64 {
+                    return Err(bad("forced must be 0 (off) to 64 plies"));
+                }
+                self.forced = Some(n as u8);
             }
             _ => unreachable!("keys() lists every key matched here"),
         }
@@ -368,6 +382,9 @@ impl fmt::Display for PlannerSpec {
         }
         if self.ponder {
             parts.push("ponder=1".to_string());
+        }
+        if let Some(n) = self.forced {
+            parts.push(format!("forced={n}"));
         }
         if self.algorithm == Algorithm::Zero {
             parts.insert(0, format!("gen={}", self.generation));

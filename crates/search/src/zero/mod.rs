@@ -14,7 +14,7 @@ use zero::{Model, ModelError};
 
 use crate::planner::{moves_to_plan, win_probability_to_value};
 use crate::{Control, Decision, Limits, PlanError, Planner, Progress, SearchStats};
-pub use tree::{Gathered, Leaf, Puct, Tree};
+pub use tree::{Gathered, Leaf, Puct, Tree, FORCED_PLIES};
 
 /// Simulations when the limits name neither simulations nor time.
 pub const DEFAULT_SIMS: u64 = 800;
@@ -77,6 +77,13 @@ impl ZeroPlanner {
             tree: None,
             puct: Puct::default(),
         }
+    }
+
+    /// The same planner following up to `plies` forced moves past a leaf ([`Puct`]).
+    pub fn with_forced_plies(mut self, plies: u8) -> ZeroPlanner {
+        self.puct.forced_plies = plies;
+        self.tree = None;
+        self
     }
 
     /// The shipped generation `n` (`zero::models_dir()`).

@@ -83,3 +83,42 @@ fn a_missing_generation_falls_back_to_alpha_beta_and_says_so() {
     let e = ZeroPlanner::shipped(999).expect_err("no such generation");
     assert!(e.to_string().contains("gen999.bpk"), "{e}");
 }
+
+#[test]
+fn a_walk_follows_forced_moves_to_the_end_of_the_game_without_the_network() {
+    // White's only move takes Black's last piece: the walk reaches the finished game at once.
+    let game = Game::from_fen("W:W22:B18").expect("fen");
+    let puct = Puct {
+        forced_plies: FORCED_PLIES,
+        ..Puct::default()
+    };
+    let mut tree = Tree::new(game.clone(), puct);
+    let mut input = vec![0.0f32; zero::encode::INPUT_LEN];
+    assert!(matches!(tree.gather(&mut input), Gathered::Terminal));
+    let (best, q) = tree.best().expect("the root was expanded");
+    assert!(best.is_capture());
+    assert_eq!(q, 1.0);
+    // Without following forced moves, the root itself goes to the network.
+    let mut plain = Tree::new(game, Puct::default());
+    assert!(matches!(plain.gather(&mut input), Gathered::Leaf(_)));
+}
+
+#[test]
+fn following_forced_moves_still_plays_legal_moves_with_the_tree_kept() {
+    let mut p = ZeroPlanner::new(small(), 0).with_forced_plies(FORCED_PLIES);
+    let mut game = Game::from_fen("W:W21,22,23,27:B10,14,15,18").expect("fen");
+    let limits = Limits {
+        sims: Some(64),
+        ..Limits::default()
+    };
+    for _ in 0..12 {
+        if game.result().is_over() {
+            break;
+        }
+        let d = p
+            .choose(&game, &limits, &Control::default())
+            .expect("a move");
+        assert!(game.legal_moves().contains(&d.best));
+        game.play(&d.best).expect("legal");
+    }
+}

@@ -17,13 +17,21 @@ pub struct Puct {
     pub c_puct: f32,
     /// An unvisited child counts as this much worse than its parent's mean value.
     pub fpu_reduction: f32,
+    /// A walk goes on through up to this many forced moves (a position with one legal move,
+    /// usually a capture) without asking the network, so that the leaf it evaluates is the
+    /// position after the exchange. 0 evaluates every position reached.
+    pub forced_plies: u8,
 }
+
+/// How far a walk follows forced moves when the spec does not say.
+pub const FORCED_PLIES: u8 = 12;
 
 impl Default for Puct {
     fn default() -> Puct {
         Puct {
             c_puct: 1.5,
             fpu_reduction: 0.2,
+            forced_plies: 0,
         }
     }
 }
@@ -165,13 +173,24 @@ impl Tree {
     pub fn gather(&mut self, input: &mut [f32]) -> Gathered {
         let mut n = 0u32;
         let mut played = 0usize;
+        let mut forced = 0u8;
         // Virtual loss: one visit that counts as a loss for whoever moved into each node.
         loop {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
             node.value_sum -= 1.0;
-            if !node.expanded || node.terminal.is_some() {
+            if node.terminal.is_some() {
                 break;
+            }
+            if !node.expanded {
+                if node.pending
+                    || forced >= self.puct.forced_plies
+                    || terminal_value(&self.game).is_some()
+                    || !self.expand_forced(n)
+                {
+                    break;
+                }
+                forced += 1;
             }
             n = self.select_child(n);
             let Some(mv) = self.nodes[n as usize].mv else {
@@ -207,6 +226,21 @@ impl Tree {
             self.game.undo();
         }
         outcome
+    }
+
+    /// Expands `n` with its only legal move, without the network; false when it has a choice.
+    fn expand_forced(&mut self, n: u32) -> bool {
+        let moves = self.game.legal_moves();
+        let [only] = moves.as_slice() else {
+            return false;
+        };
+        let first = self.nodes.len() as u32;
+        self.nodes.push(Node::new(Some(*only), n, 1.0));
+        let node = &mut self.nodes[n as usize];
+        node.first_child = first;
+        node.children = 1;
+        node.expanded = true;
+        true
     }
 
     /// Gives a gathered leaf its children (priors from the network's `logits`) and backs up the
