@@ -16,6 +16,21 @@ fn small() -> Arc<Model> {
     ))
 }
 
+/// Plays `p`'s move in `game` (unless it is over), checking that it is legal; then, with
+/// `reply`, the opponent's first legal move, which the kept tree has to follow.
+fn play_a_move(p: &mut ZeroPlanner, game: &mut Game, limits: &Limits, reply: bool) {
+    if game.result().is_over() {
+        return;
+    }
+    let d = p.choose(game, limits, &Control::default()).expect("a move");
+    assert!(game.legal_moves().contains(&d.best));
+    assert!((0.0..=1.0).contains(&d.win_probability));
+    game.play(&d.best).expect("legal");
+    if let Some(answer) = game.legal_moves().first().copied().filter(|_| reply) {
+        game.play(&answer).expect("legal");
+    }
+}
+
 #[test]
 fn plays_legal_moves_and_keeps_its_tree() {
     let mut p = ZeroPlanner::new(small(), 0);
@@ -25,19 +40,7 @@ fn plays_legal_moves_and_keeps_its_tree() {
         ..Limits::default()
     };
     for _ in 0..16 {
-        if game.result().is_over() {
-            break;
-        }
-        let d = p
-            .choose(&game, &limits, &Control::default())
-            .expect("a move");
-        assert!(game.legal_moves().contains(&d.best));
-        assert!((0.0..=1.0).contains(&d.win_probability));
-        game.play(&d.best).expect("legal");
-        // The reply: the kept tree follows it.
-        if let Some(reply) = game.legal_moves().first().copied() {
-            game.play(&reply).expect("legal");
-        }
+        play_a_move(&mut p, &mut game, &limits, true);
     }
     if !game.result().is_over() && game.legal_moves().len() > 1 {
         let d = p
@@ -88,37 +91,30 @@ fn a_missing_generation_falls_back_to_alpha_beta_and_says_so() {
 fn a_walk_follows_forced_moves_to_the_end_of_the_game_without_the_network() {
     // White's only move takes Black's last piece: the walk reaches the finished game at once.
     let game = Game::from_fen("W:W22:B18").expect("fen");
-    let puct = Puct {
-        forced_plies: FORCED_PLIES,
-        ..Puct::default()
-    };
-    let mut tree = Tree::new(game.clone(), puct);
+    let mut tree = Tree::new(game.clone(), Puct::default());
     let mut input = vec![0.0f32; zero::encode::INPUT_LEN];
     assert!(matches!(tree.gather(&mut input), Gathered::Terminal));
     let (best, q) = tree.best().expect("the root was expanded");
     assert!(best.is_capture());
     assert_eq!(q, 1.0);
     // Without following forced moves, the root itself goes to the network.
-    let mut plain = Tree::new(game, Puct::default());
+    let plain_puct = Puct {
+        forced_plies: 0,
+        ..Puct::default()
+    };
+    let mut plain = Tree::new(game, plain_puct);
     assert!(matches!(plain.gather(&mut input), Gathered::Leaf(_)));
 }
 
 #[test]
-fn following_forced_moves_still_plays_legal_moves_with_the_tree_kept() {
-    let mut p = ZeroPlanner::new(small(), 0).with_forced_plies(FORCED_PLIES);
+fn without_following_forced_moves_it_still_plays_legal_moves_with_the_tree_kept() {
+    let mut p = ZeroPlanner::new(small(), 0).with_forced_plies(0);
     let mut game = Game::from_fen("W:W21,22,23,27:B10,14,15,18").expect("fen");
     let limits = Limits {
         sims: Some(64),
         ..Limits::default()
     };
     for _ in 0..12 {
-        if game.result().is_over() {
-            break;
-        }
-        let d = p
-            .choose(&game, &limits, &Control::default())
-            .expect("a move");
-        assert!(game.legal_moves().contains(&d.best));
-        game.play(&d.best).expect("legal");
+        play_a_move(&mut p, &mut game, &limits, false);
     }
 }

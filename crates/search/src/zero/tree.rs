@@ -23,7 +23,9 @@ pub struct Puct {
     pub forced_plies: u8,
 }
 
-/// How far a walk follows forced moves when the spec does not say.
+/// How far a walk follows forced moves when the spec does not say. Following them scored 0.645
+/// over 100 games (Elo +104, 95% interval +49 to +155) against evaluating every position, both
+/// with generation 8 at 400 visits a move (docs/zero.md).
 pub const FORCED_PLIES: u8 = 12;
 
 impl Default for Puct {
@@ -31,7 +33,7 @@ impl Default for Puct {
         Puct {
             c_puct: 1.5,
             fpu_reduction: 0.2,
-            forced_plies: 0,
+            forced_plies: FORCED_PLIES,
         }
     }
 }
