@@ -48,6 +48,14 @@ pub struct World {
     pieces: Vec<PhysicalPiece>,
 }
 
+/// Whether a piece at `place` rests on the tray slot `slot`.
+fn rests_on(place: Place, slot: &Point3<f64>) -> bool {
+    match place {
+        Place::Rest(at) => (at.x - slot.x).hypot(at.y - slot.y) < 1e-3,
+        _ => false,
+    }
+}
+
 impl World {
     /// `position`'s pieces centred on their squares, and the tray full of kings of `robot`.
     pub fn new(board: BoardConfig, position: &Position, robot: Color) -> World {
@@ -287,30 +295,24 @@ impl World {
         self.pieces.iter().filter(|p| p.place == Place::Bin).count()
     }
 
+    fn tray_slots(&self) -> impl Iterator<Item = Point3<f64>> + '_ {
+        (0..self.board.tray_slots()).filter_map(|i| self.board.tray_slot(i))
+    }
+
     /// The pieces in the tray become kings of `robot`: a game with the colours swapped.
     pub fn recolour_tray(&mut self, robot: Color) {
-        let slots: Vec<Point3<f64>> = (0..self.board.tray_slots())
-            .filter_map(|i| self.board.tray_slot(i))
-            .collect();
+        let slots: Vec<Point3<f64>> = self.tray_slots().collect();
         for p in &mut self.pieces {
-            if let Place::Rest(at) = p.place {
-                if slots.iter().any(|s| (at.x - s.x).hypot(at.y - s.y) < 1e-3) {
-                    p.color = robot;
-                }
+            if slots.iter().any(|s| rests_on(p.place, s)) {
+                p.color = robot;
             }
         }
     }
 
     /// How many tray slots hold a piece.
     pub fn in_tray(&self) -> usize {
-        (0..self.board.tray_slots())
-            .filter_map(|i| self.board.tray_slot(i))
-            .filter(|s| {
-                self.pieces.iter().any(|p| match p.place {
-                    Place::Rest(at) => (at.x - s.x).hypot(at.y - s.y) < 1e-3,
-                    _ => false,
-                })
-            })
+        self.tray_slots()
+            .filter(|s| self.pieces.iter().any(|p| rests_on(p.place, s)))
             .count()
     }
 }
