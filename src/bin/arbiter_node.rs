@@ -4,6 +4,6 @@
 async fn main() -> anyhow::Result<()> {
     let node = ros::Node::from_env("arbiter")?;
     ros::logging::init(&node);
-    ros::until_shutdown("arbiter", arbiter::node::run(node)).await?;
+    ros::until_shutdown("arbiter", node, arbiter::node::run).await?;
     Ok(())
 }

@@ -43,6 +43,6 @@ async fn main() -> anyhow::Result<()> {
     }
     let node = ros::Node::from_env("arm")?;
     ros::logging::init(&node);
-    ros::until_shutdown("arm", arm::node::run(node)).await?;
+    ros::until_shutdown("arm", node, arm::node::run).await?;
     Ok(())
 }

@@ -4,6 +4,6 @@
 async fn main() -> anyhow::Result<()> {
     let node = ros::Node::from_env("board_sensor")?;
     ros::logging::init(&node);
-    ros::until_shutdown("board_sensor", board_sensor::node::run(node)).await?;
+    ros::until_shutdown("board_sensor", node, board_sensor::node::run).await?;
     Ok(())
 }

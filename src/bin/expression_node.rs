@@ -4,6 +4,6 @@
 async fn main() -> anyhow::Result<()> {
     let node = ros::Node::from_env("expression")?;
     ros::logging::init(&node);
-    ros::until_shutdown("expression", expression::node::run(node)).await?;
+    ros::until_shutdown("expression", node, expression::node::run).await?;
     Ok(())
 }

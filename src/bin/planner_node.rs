@@ -5,6 +5,6 @@
 async fn main() -> anyhow::Result<()> {
     let node = ros::Node::from_env("planner")?;
     ros::logging::init(&node);
-    ros::until_shutdown("planner", planner::node::run(node)).await?;
+    ros::until_shutdown("planner", node, planner::node::run).await?;
     Ok(())
 }

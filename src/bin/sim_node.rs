@@ -4,6 +4,10 @@
 async fn main() -> anyhow::Result<()> {
     let node = ros::Node::from_env("sim")?;
     ros::logging::init(&node);
-    sim::node::run(node).await?;
+    // The sim stops on the signal itself (it removes its port links first), then ends in order.
+    let closer = node.closer();
+    let r = sim::node::run(node).await;
+    closer.close().await;
+    r?;
     Ok(())
 }

@@ -247,6 +247,11 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
     if let Some(t) = timings {
         t.report().await;
     }
+    // The client's readers and writers leave before its participant, and both before the graph
+    // is stopped.
+    let closer = client.closer();
+    drop(client);
+    closer.close().await;
     graph.stop();
     Ok(())
 }
@@ -264,7 +269,7 @@ fn line(bar: &ProgressBar, text: String) {
 /// Stamps for the confirm-to-arm latency: confirmed readings, the arbiter's states, and the
 /// first joint change after each ROBOT_MOVING.
 struct Timings {
-    _node: Node,
+    node: Node,
     rx: mpsc::UnboundedReceiver<(u8, f64)>,
 }
 
@@ -284,7 +289,7 @@ impl Timings {
         let states = node.subscription::<GameState>("/game/state", Qos::State)?;
         let joints = node.subscription::<JointState>("/joint_states", Qos::Sensor)?;
         let t = tx.clone();
-        tokio::spawn(async move {
+        node.spawn(async move {
             let mut s = occ.stream();
             while let Some(m) = s.next().await {
                 if m.confirmed {
@@ -293,13 +298,13 @@ impl Timings {
             }
         });
         let t = tx.clone();
-        tokio::spawn(async move {
+        node.spawn(async move {
             let mut s = states.stream();
             while let Some(m) = s.next().await {
                 let _ = t.send((m.status, ros::clock::seconds(&m.header.stamp)));
             }
         });
-        tokio::spawn(async move {
+        node.spawn(async move {
             let mut s = joints.stream();
             let mut last: Option<Vec<f64>> = None;
             while let Some(m) = s.next().await {
@@ -309,7 +314,7 @@ impl Timings {
                 last = Some(m.position);
             }
         });
-        Ok(Timings { _node: node, rx })
+        Ok(Timings { node, rx })
     }
 
     /// Per robot move: confirm -> THINKING, THINKING -> MOVING (the planner), MOVING -> first
@@ -319,6 +324,9 @@ impl Timings {
         while let Ok(m) = self.rx.try_recv() {
             marks.push(m);
         }
+        let closer = self.node.closer();
+        drop(self.node);
+        closer.close().await;
         let mut rows = Vec::new();
         let mut i = 0;
         while i < marks.len() {

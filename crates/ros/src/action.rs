@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use crate::discovery::ServerWatch;
 use crate::error::RosError;
+use crate::tasks::Tasks;
 use crate::wire::Wire;
 
 type Inner<A> = AsyncActionServer<
@@ -55,6 +56,7 @@ pub struct ActionServer<A: ActionInterface> {
     inner: Arc<Inner<A>>,
     name: String,
     running: Running,
+    tasks: Tasks,
 }
 
 impl<A: ActionInterface> std::fmt::Debug for ActionServer<A> {
@@ -66,10 +68,10 @@ impl<A: ActionInterface> std::fmt::Debug for ActionServer<A> {
 impl<A: ActionInterface> ActionServer<A> {
     /// Wraps ros2-client's server and starts the task that answers cancel requests, so a cancel
     /// reaches a goal at once whatever its executor is doing.
-    pub(crate) fn new(inner: Inner<A>, name: String) -> ActionServer<A> {
+    pub(crate) fn new(inner: Inner<A>, name: String, tasks: Tasks) -> ActionServer<A> {
         let inner = Arc::new(inner);
         let running: Running = Arc::default();
-        tokio::spawn(answer_cancels::<A>(
+        tasks.spawn(answer_cancels::<A>(
             Arc::clone(&inner),
             Arc::clone(&running),
             name.clone(),
@@ -78,6 +80,7 @@ impl<A: ActionInterface> ActionServer<A> {
             inner,
             name,
             running,
+            tasks,
         }
     }
 
@@ -95,6 +98,7 @@ impl<A: ActionInterface> ActionServer<A> {
                         return NewGoal {
                             server: Arc::clone(&self.inner),
                             running: Arc::clone(&self.running),
+                            tasks: self.tasks.clone(),
                             name: self.name.clone(),
                             handle,
                             goal,
@@ -148,6 +152,7 @@ async fn answer_cancels<A: ActionInterface>(server: Arc<Inner<A>>, running: Runn
 pub struct NewGoal<A: ActionInterface> {
     server: Arc<Inner<A>>,
     running: Running,
+    tasks: Tasks,
     name: String,
     handle: NewGoalHandle<Wire<A::Goal>>,
     goal: A::Goal,
@@ -200,6 +205,7 @@ impl<A: ActionInterface> NewGoal<A> {
             Ok(handle) => Ok(RunningGoal {
                 server: self.server,
                 running: self.running,
+                tasks: self.tasks,
                 name: self.name,
                 handle,
                 flag,
@@ -230,6 +236,7 @@ impl<A: ActionInterface> NewGoal<A> {
 pub struct RunningGoal<A: ActionInterface> {
     server: Arc<Inner<A>>,
     running: Running,
+    tasks: Tasks,
     name: String,
     handle: ExecutingGoalHandle<Wire<A::Goal>>,
     flag: Arc<AtomicBool>,
@@ -306,7 +313,7 @@ impl<A: ActionInterface> RunningGoal<A> {
             tracing::warn!(action = %self.name, "result out of bounds, sent anyway: {e}");
         }
         let (server, handle, name) = (self.server, self.handle, self.name);
-        tokio::spawn(async move {
+        self.tasks.spawn(async move {
             let send = server.send_result_response(handle, status, Wire(result));
             match tokio::time::timeout(RESULT_PICKUP, send).await {
                 Ok(Ok(())) => {}

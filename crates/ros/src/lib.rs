@@ -29,6 +29,7 @@ pub mod r2r_backend;
 mod retry;
 pub mod service;
 mod shutdown;
+pub mod tasks;
 pub mod type_hashes;
 mod wire;
 
@@ -50,6 +51,7 @@ pub use r2r_backend::{
 #[cfg(not(feature = "r2r"))]
 pub use service::{RequestId, ServiceClient, ServiceServer};
 pub use shutdown::{shutdown_signal, until_shutdown};
+pub use tasks::{Closer, Tasks};
 
 /// A service type the backend can serve and call, for node code generic over services: every
 /// [`checkers_msgs::ServiceInterface`] on the default backend, those with r2r bindings on r2r.

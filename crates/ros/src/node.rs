@@ -25,6 +25,7 @@ use crate::error::RosError;
 use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
 use crate::qos::{self, Qos};
 use crate::service::{ServiceClient, ServiceServer};
+use crate::tasks::{Closer, Tasks};
 use crate::wire::Wire;
 
 pub struct Node {
@@ -35,6 +36,7 @@ pub struct Node {
     name: String,
     namespace: String,
     params: Params,
+    tasks: Tasks,
 }
 
 impl std::fmt::Debug for Node {
@@ -83,7 +85,8 @@ impl Node {
             what: format!("spinner of {fqn}"),
             why: format!("{e:?}"),
         })?;
-        tokio::spawn(async move {
+        let tasks = Tasks::default();
+        tasks.spawn_last(async move {
             if let Err(e) = spinner.spin().await {
                 tracing::error!("node spinner stopped: {e:?}");
             }
@@ -105,7 +108,19 @@ impl Node {
             name,
             namespace,
             params,
+            tasks,
         })
+    }
+
+    /// Runs `task` (one that holds this node's publishers, subscriptions or servers) until it
+    /// ends or the node is closed, so that its entities go before the participant.
+    pub fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.tasks.spawn(task);
+    }
+
+    /// What ends this node in order once it is dropped: its tasks, then its participant.
+    pub fn closer(&self) -> Closer {
+        Closer::new(self.tasks.clone(), Box::new(self.context.clone()))
     }
 
     pub fn name(&self) -> &str {
@@ -264,7 +279,11 @@ impl Node {
                 what: format!("action server {fqn}"),
                 why: format!("{e:?}"),
             })?;
-        Ok(ActionServer::new(AsyncActionServer::new(inner), fqn))
+        Ok(ActionServer::new(
+            AsyncActionServer::new(inner),
+            fqn,
+            self.tasks.clone(),
+        ))
     }
 
     pub fn action_client<A: ActionInterface>(

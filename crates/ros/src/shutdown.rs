@@ -1,7 +1,8 @@
 //! Stopping on Ctrl-C or SIGTERM (what `ros2 launch` and our launcher send) by returning, so
-//! that the node is dropped: its participant then tells the graph it is gone. A node that dies
-//! of the signal instead stays in every rcl graph cache (the ros2 daemon, rviz) until its
-//! discovery lease runs out, and a restarted graph is listed twice meanwhile.
+//! that the node is dropped: its participant then tells the graph it is gone (see
+//! [`crate::tasks`] for the order). A node that dies of the signal instead stays in every rcl
+//! graph cache (the ros2 daemon, rviz) until its discovery lease runs out, and a restarted
+//! graph is listed twice meanwhile.
 
 use std::future::Future;
 
@@ -28,17 +29,25 @@ pub async fn shutdown_signal() {
     }
 }
 
-/// Runs a node's main loop until it ends or a shutdown signal comes; on the signal the loop,
-/// and the node it owns, are dropped before this returns.
-pub async fn until_shutdown<E>(
+/// Runs a node's main loop until it ends or a shutdown signal comes, then ends the node in
+/// order: the loop and what it owns (the node, its readers and writers) are dropped, then the
+/// node's background tasks, then its participant, all before this returns and the runtime goes.
+pub async fn until_shutdown<E, F>(
     name: &str,
-    main: impl Future<Output = Result<(), E>>,
-) -> Result<(), E> {
-    tokio::select! {
-        r = main => r,
+    node: crate::Node,
+    main: impl FnOnce(crate::Node) -> F,
+) -> Result<(), E>
+where
+    F: Future<Output = Result<(), E>>,
+{
+    let closer = node.closer();
+    let r = tokio::select! {
+        r = main(node) => r,
         _ = shutdown_signal() => {
             tracing::info!("{name} stopping");
             Ok(())
         }
-    }
+    };
+    closer.close().await;
+    r
 }

@@ -13,6 +13,7 @@
 //! - [`GraphClient::events`], [`GraphClient::faces`], [`GraphClient::says`],
 //!   [`GraphClient::evaluations`]: a fresh receiver of `/game/events`, `/face/expression`,
 //!   `/voice/say`, `/planner/evaluation` (only what arrives after the call).
+//! - [`GraphClient::closer`]: what leaves the graph in order after the client is dropped.
 //! - [`GraphClient::wait_ready`]: after a launch, wait until the board sensor reads the board.
 //! - [`GraphClient::human_move`] (`/sim/human_move`), [`GraphClient::new_game`] (`/game/new`),
 //!   [`GraphClient::resign`] (`/game/resign`), [`GraphClient::resolve`] (`/game/resolve`),
@@ -50,8 +51,6 @@ const SCAN_ATTEMPT: Duration = Duration::from_secs(10);
 /// A node on the graph's domain with its subscriptions running in the background.
 #[derive(Debug)]
 pub struct GraphClient {
-    // Kept alive: the participant the subscriptions and clients live on.
-    _node: Node,
     state: watch::Receiver<Option<GameState>>,
     faults: watch::Receiver<String>,
     events: broadcast::Sender<GameEvent>,
@@ -66,6 +65,9 @@ pub struct GraphClient {
     resolve: ServiceClient<ResolveAmbiguity>,
     set_fault: Publisher<StringMsg>,
     scan: ServiceClient<ScanBoard>,
+    // Last, so dropped after the clients above; the subscriptions' tasks are the node's and go
+    // with it (see [`GraphClient::closer`]).
+    node: Node,
 }
 
 impl GraphClient {
@@ -82,6 +84,7 @@ impl GraphClient {
         let (state_tx, state) = watch::channel(None);
         forward(
             node.subscription::<GameState>("/game/state", Qos::State)?,
+            &node,
             move |s| {
                 let _ = state_tx.send(Some(s));
             },
@@ -89,6 +92,7 @@ impl GraphClient {
         let (faults_tx, faults) = watch::channel(String::new());
         forward(
             node.subscription::<StringMsg>("/sim/faults", Qos::State)?,
+            &node,
             move |s| {
                 let _ = faults_tx.send(s.data);
             },
@@ -97,6 +101,7 @@ impl GraphClient {
         let tx = events.clone();
         forward(
             node.subscription::<GameEvent>("/game/events", Qos::Events)?,
+            &node,
             move |e| {
                 let _ = tx.send(e);
             },
@@ -105,6 +110,7 @@ impl GraphClient {
         let tx = faces.clone();
         forward(
             node.subscription::<FaceExpression>("/face/expression", Qos::State)?,
+            &node,
             move |f| {
                 let _ = tx.send(f);
             },
@@ -113,6 +119,7 @@ impl GraphClient {
         let tx = says.clone();
         forward(
             node.subscription::<StringMsg>("/voice/say", Qos::Events)?,
+            &node,
             move |s| {
                 let _ = tx.send(s.data);
             },
@@ -121,6 +128,7 @@ impl GraphClient {
         let tx = evaluations.clone();
         forward(
             node.subscription::<Evaluation>("/planner/evaluation", Qos::Events)?,
+            &node,
             move |e| {
                 let _ = tx.send(e);
             },
@@ -134,7 +142,7 @@ impl GraphClient {
             resolve: node.service_client("/game/resolve")?,
             set_fault: node.publisher("/sim/set_fault", Qos::Events)?,
             scan: node.service_client("/board/scan")?,
-            _node: node,
+            node,
             state,
             faults,
             events,
@@ -142,6 +150,12 @@ impl GraphClient {
             says,
             evaluations,
         })
+    }
+
+    /// What leaves the graph in order: once this client is dropped, `close` stops the
+    /// subscriptions' tasks, then lets the participant go.
+    pub fn closer(&self) -> ros::Closer {
+        self.node.closer()
     }
 
     /// Waits until the graph can play: a `/game/state` has arrived and the board sensor reads
@@ -442,9 +456,10 @@ pub fn describe_state(s: &GameState) -> String {
 /// Reads a subscription on a task of its own, handing each message to `sink`.
 fn forward<T: checkers_msgs::Interface>(
     sub: Subscription<T>,
+    node: &Node,
     mut sink: impl FnMut(T) + Send + 'static,
 ) {
-    tokio::spawn(async move {
+    node.spawn(async move {
         let mut stream = sub.stream();
         while let Some(m) = stream.next().await {
             sink(m);

@@ -8,11 +8,10 @@
 //! - [`input`]: keys and typed moves checked against the legal moves (pure);
 //! - [`board_widget`], [`face_widget`], [`ui`]: drawing;
 //! - [`setup`]: the terminal check, levels, node executables, stderr to a file;
-//! - [`runner`]: the loop; [`evaluation`]: `/planner/evaluation`.
+//! - [`runner`]: the loop.
 
 mod app;
 mod board_widget;
-mod evaluation;
 mod face_widget;
 mod input;
 mod runner;
@@ -100,7 +99,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         let _stderr = setup::StderrToFile::new(&play_log)?;
         let outcome = runtime.block_on(async {
             let client = Arc::new(GraphClient::connect(domain)?);
-            let evaluations = evaluation::subscribe(domain)?;
+            let closer = client.closer();
             let mut terminal = ratatui::try_init().context("opening the terminal UI")?;
             // What was printed before the UI (the launch note) must not show through cells
             // the first frame leaves blank.
@@ -111,7 +110,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                         &mut app,
                         client,
                         &mut graph,
-                        evaluations,
                         &launch_log.display().to_string(),
                     )
                     .await
@@ -119,6 +117,9 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
                 Err(e) => Err(e).context("clearing the terminal"),
             };
             ratatui::restore();
+            // The client is gone with the loop (but for a service call still in flight): its
+            // readers and writers leave before its participant.
+            closer.close().await;
             r
         });
         runtime.shutdown_timeout(std::time::Duration::from_secs(1));

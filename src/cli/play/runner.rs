@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use checkers_msgs::msg::{Evaluation, GameEvent};
+use checkers_msgs::msg::GameEvent;
 use checkers_msgs::srv::HumanMove_Request;
 use crossterm::event::{Event, KeyEvent, KeyEventKind};
 use ratatui::DefaultTerminal;
@@ -131,7 +131,6 @@ pub async fn run(
     app: &mut App,
     client: Arc<GraphClient>,
     graph: &mut SimGraph,
-    mut evaluations: mpsc::UnboundedReceiver<Evaluation>,
     launch_log: &str,
 ) -> anyhow::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
@@ -139,6 +138,7 @@ pub async fn run(
     let mut events = client.events();
     let mut faces = client.faces();
     let mut says = client.says();
+    let mut evaluations = client.evaluations();
     let (reply_tx, mut replies) = mpsc::unbounded_channel::<Notice>();
     let mut sigint = signal(SignalKind::interrupt()).context("SIGINT handler")?;
     let mut sigterm = signal(SignalKind::terminate()).context("SIGTERM handler")?;
@@ -174,7 +174,7 @@ pub async fn run(
             Some(lines) = reviews.recv() => app.on_review(lines),
             Some(f) = next(&mut faces) => app.on_face(&f),
             Some(s) = next(&mut says) => app.on_say(&s),
-            Some(e) = evaluations.recv() => app.on_evaluation(e),
+            Some(e) = next(&mut evaluations) => app.on_evaluation(e),
             Some(n) = replies.recv() => app.notice = Some(n),
             _ = sigint.recv() => break Ok(()),
             _ = sigterm.recv() => break Ok(()),

@@ -14,6 +14,7 @@ use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::names;
 use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
+use crate::tasks::{Closer, Tasks};
 use indexmap::IndexMap;
 use r2r::{ParameterValue, RosParams};
 
@@ -29,6 +30,7 @@ pub struct Node {
     /// What the node's parameter services serve (r2r's handler reads both).
     served: Arc<Mutex<ServedParams>>,
     served_map: Arc<Mutex<IndexMap<String, r2r::Parameter>>>,
+    tasks: Tasks,
 }
 
 impl std::fmt::Debug for Node {
@@ -92,7 +94,8 @@ impl Node {
         let (handler, _events) = inner
             .make_derived_parameter_handler(Arc::clone(&served) as Arc<Mutex<dyn RosParams + Send>>)
             .map_err(|e| create_error(format!("parameter services of {fqn}"), e))?;
-        tokio::spawn(handler);
+        let tasks = Tasks::default();
+        tasks.spawn(handler);
         let clock = inner.get_ros_clock();
         let logger = inner.logger().to_string();
         tracing::debug!(node = %fqn, domain = env.domain_id, "r2r node created");
@@ -108,7 +111,19 @@ impl Node {
             params,
             served,
             served_map,
+            tasks,
         })
+    }
+
+    /// Runs `task` (one that holds this node's publishers, subscriptions or servers) until it
+    /// ends or the node is closed.
+    pub fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
+        self.tasks.spawn(task);
+    }
+
+    /// What ends this node in order once it is dropped: its tasks, then the rcl node.
+    pub fn closer(&self) -> Closer {
+        Closer::new(self.tasks.clone(), Box::new(Arc::clone(&self.shared)))
     }
 
     pub fn name(&self) -> &str {

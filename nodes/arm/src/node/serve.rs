@@ -63,9 +63,9 @@ pub(super) async fn serve(
     let node = Arc::new(node);
 
     let (n, c) = (Arc::clone(&node), Arc::clone(&ctx));
-    tokio::spawn(async move { publish_joint_states(&n, &c.motion, joint_states, period).await });
+    node.spawn(async move { publish_joint_states(&n, &c.motion, joint_states, period).await });
     let c = Arc::clone(&ctx);
-    tokio::spawn(async move {
+    node.spawn(async move {
         home.serve(|req| {
             let c = Arc::clone(&c);
             async move {

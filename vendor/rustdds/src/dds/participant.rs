@@ -1342,11 +1342,14 @@ impl DomainParticipantInner {
     // Adding readers. Capacities match the previous mio-extras channels.
     let (sender_add_reader, receiver_add_reader) =
       wake_channel::<ReaderIngredients>(100, &dp_waker);
-    let (sender_remove_reader, receiver_remove_reader) = wake_channel::<GUID>(4, &dp_waker);
+    // Patched (was 4): a node that stops drops all its endpoints at once, and with 4 slots the
+    // removals overflowed the 20 ms send timeout on a busy machine ("Cannot remove Reader").
+    let (sender_remove_reader, receiver_remove_reader) = wake_channel::<GUID>(64, &dp_waker);
 
     // Writers
     let (add_writer_sender, add_writer_receiver) = wake_channel::<WriterIngredients>(10, &dp_waker);
-    let (remove_writer_sender, remove_writer_receiver) = wake_channel::<GUID>(4, &dp_waker);
+    // Patched (was 4), as for readers above.
+    let (remove_writer_sender, remove_writer_receiver) = wake_channel::<GUID>(64, &dp_waker);
     let (reader_ready, reader_ready_rx) = ready_channel(&dp_waker);
     let (writer_ready, writer_ready_rx) = ready_channel(&dp_waker);
 

@@ -52,6 +52,10 @@ pub struct UDPListener {
   receive_buffer: BytesMut,
   multicast_group: Option<Ipv4Addr>,
   has_multicast_join: bool,
+  // Patched: the IPv4 interfaces the group was joined on, left on drop. Leaving on
+  // UNSPECIFIED (the default route's interface) failed with EADDRNOTAVAIL whenever the join was
+  // on another interface, e.g. loopback only under ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST.
+  joined_v4: Vec<Ipv4Addr>,
   // Cached OS interface-index -> local interface map, used to resolve the
   // receiving interface reported by IP_PKTINFO. Built once at construction.
   ifindex_map: HashMap<u32, InterfaceSelector>,
@@ -60,12 +64,14 @@ pub struct UDPListener {
 impl Drop for UDPListener {
   fn drop(&mut self) {
     if let Some(mcg) = self.multicast_group {
-      self
-        .socket
-        .leave_multicast_v4(&mcg, &Ipv4Addr::UNSPECIFIED)
-        .unwrap_or_else(|e| {
-          error!("leave_multicast_group: {e:?}");
-        });
+      for interface in &self.joined_v4 {
+        self
+          .socket
+          .leave_multicast_v4(&mcg, interface)
+          .unwrap_or_else(|e| {
+            error!("leave_multicast_group on {interface}: {e:?}");
+          });
+      }
     }
   }
 }
@@ -196,6 +202,7 @@ impl UDPListener {
       receive_buffer: BytesMut::with_capacity(MESSAGE_BUFFER_ALLOCATION_CHUNK),
       multicast_group: None,
       has_multicast_join: false,
+      joined_v4: Vec::new(),
       ifindex_map: build_ifindex_to_interface_map(),
     })
   }
@@ -218,6 +225,7 @@ impl UDPListener {
 
     let mio_socket = Self::new_listening_socket(host, port, true, recv_buffer_size)?;
     let mut joined_multicast = false;
+    let mut joined_v4 = Vec::new();
 
     for multicast_if_ipaddr in get_local_multicast_ip_addrs_filtered(only_networks)? {
       match multicast_if_ipaddr {
@@ -225,6 +233,7 @@ impl UDPListener {
           .join_multicast_v4(&multicast_group, &a)
           .map(|()| {
             joined_multicast = true;
+            joined_v4.push(a);
           })
           .unwrap_or_else(|e| {
             warn!(
@@ -261,6 +270,7 @@ impl UDPListener {
       receive_buffer: BytesMut::with_capacity(MESSAGE_BUFFER_ALLOCATION_CHUNK),
       multicast_group: Some(multicast_group),
       has_multicast_join: joined_multicast,
+      joined_v4,
       ifindex_map: build_ifindex_to_interface_map(),
     })
   }
