@@ -99,7 +99,7 @@ fn review_names_the_blunder_with_the_better_move_and_annotates_the_game() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("1 moves of White judged"), "{out}");
+    assert!(out.contains("1 move of White judged"), "{out}");
     assert!(out.contains("1. c3-d4?? blunder"), "{out}");
     assert!(out.contains("better c3-b4"), "{out}");
     assert!(out.contains("it is met by e5:c3"), "{out}");

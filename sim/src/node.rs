@@ -248,20 +248,9 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     let mut markers_tick = tokio::time::interval(settings.markers_period);
     let result = loop {
         tokio::select! {
-            _ = &mut serve_human => {}
-            Some(msg) = set_fault.next() => {
-                let text = {
-                    let mut sim = lock(&shared);
-                    for line in msg.data.lines().filter(|l| !l.trim().is_empty()) {
-                        match sim.faults.apply(line) {
-                            Ok(()) => tracing::info!(fault = line.trim(), "fault set"),
-                            Err(e) => tracing::warn!("/sim/set_fault: {e}"),
-                        }
-                    }
-                    sim.faults.to_string()
-                };
-                publish_faults(text).await;
-            }
+            // States first: a request that sets the board up for the game (a take-back's
+            // `ERROR_SET_UP`) comes right after the state it is for, and must find it applied.
+            biased;
             Some(state) = game_states.next() => {
                 let robot = if state.robot_color == GameState::SIDE_WHITE {
                     Color::White
@@ -279,6 +268,20 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
                     set_up_game = Some(state.game_id);
                     set_up_board(&shared, &settings, &state, robot, first, &mut tray_for);
                 }
+            }
+            _ = &mut serve_human => {}
+            Some(msg) = set_fault.next() => {
+                let text = {
+                    let mut sim = lock(&shared);
+                    for line in msg.data.lines().filter(|l| !l.trim().is_empty()) {
+                        match sim.faults.apply(line) {
+                            Ok(()) => tracing::info!(fault = line.trim(), "fault set"),
+                            Err(e) => tracing::warn!("/sim/set_fault: {e}"),
+                        }
+                    }
+                    sim.faults.to_string()
+                };
+                publish_faults(text).await;
             }
             _ = markers_tick.tick() => {
                 let msg = {

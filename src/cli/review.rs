@@ -180,9 +180,10 @@ fn review_text(
         pdn.header("Black").unwrap_or("?")
     );
     out.push(format!(
-        "game {n} ({players}, {}): {} moves of {who} judged",
+        "game {n} ({players}, {}): {} move{} of {who} judged",
         pdn.result.as_deref().unwrap_or("*"),
-        reviewed.len()
+        reviewed.len(),
+        if reviewed.len() == 1 { "" } else { "s" }
     ));
     let count = |v: Verdict| reviewed.iter().filter(|r| r.judgement.verdict == v).count();
     let tally: Vec<String> = [

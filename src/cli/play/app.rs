@@ -128,6 +128,9 @@ pub struct App {
     pub levels: Vec<String>,
     /// A line about the launched graph (starting, a node died); shown until it changes.
     pub graph_note: Option<String>,
+    /// The board sensor reads the board: until then a confirm would go unseen, so moves and
+    /// take-backs wait.
+    pub ready: bool,
     /// The new-game dialog was opened by itself once, when the arbiter first said it was idle,
     /// so a newcomer is asked for a colour and level instead of facing an empty board.
     offered_new_game: bool,
@@ -147,6 +150,7 @@ impl App {
             mode: Mode::Play,
             levels,
             graph_note: None,
+            ready: false,
             offered_new_game: false,
         }
     }
@@ -208,8 +212,13 @@ impl App {
         }
     }
 
+    /// The robot's own evaluations only: a hint's is the human's side of the board and says
+    /// nothing about the robot's chances.
     pub fn on_evaluation(&mut self, e: Evaluation) {
-        self.evaluation = Some(e);
+        let robot = self.state.as_ref().map(|s| s.robot_color);
+        if robot.is_none_or(|r| r == e.side) {
+            self.evaluation = Some(e);
+        }
     }
 
     /// The new-game dialog, preset to the colour the human played last (a rematch is one key)

@@ -71,6 +71,7 @@ fn a_new_game_forgets_the_old_evaluation() {
     app.on_state(start());
     app.on_evaluation(Evaluation {
         win_probability: 0.7,
+        side: start().robot_color,
         ..Evaluation::default()
     });
     let mut same = start();
@@ -153,4 +154,25 @@ fn game_over_names_the_winner_and_reason() {
         line.contains("White won (1-0)") && line.contains("black resigned"),
         "{line}"
     );
+}
+
+#[test]
+fn a_hints_evaluation_is_not_the_robots() {
+    let mut app = App::new(vec![]);
+    app.on_state(start());
+    let robot = start().robot_color;
+    app.on_evaluation(Evaluation {
+        win_probability: 0.6,
+        side: robot,
+        ..Evaluation::default()
+    });
+    // The hint's search, from the human's side of the board.
+    app.on_evaluation(Evaluation {
+        win_probability: 0.9,
+        side: 1 - robot,
+        ..Evaluation::default()
+    });
+    let kept = app.evaluation.as_ref().expect("the robot's evaluation");
+    assert_eq!(kept.side, robot);
+    assert!((kept.win_probability - 0.6).abs() < 1e-6);
 }

@@ -91,7 +91,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .context("starting the async runtime")?;
     let mut app = app::App::new(levels);
     app.graph_note = Some(format!(
-        "starting the simulated robot (ROS domain {domain}): the board appears when the arbiter is up"
+        "starting the simulated robot (ROS domain {domain}): moves can be played once it reads its board"
     ));
     let outcome = {
         // Until the terminal is restored and the ROS nodes of this process are gone (their

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use checkers_msgs::msg::GameEvent;
+use checkers_msgs::msg::{GameEvent, GameState};
 use checkers_msgs::srv::HumanMove_Request;
 use crossterm::event::{Event, KeyEvent, KeyEventKind};
 use ratatui::DefaultTerminal;
@@ -86,13 +86,44 @@ async fn perform(client: &GraphClient, action: Action) -> Notice {
                 100.0 * r.win_probability
             )
         }),
-        Action::TakeBack => client.take_back(0).await,
+        Action::TakeBack => take_back(client).await,
         Action::Quit => Ok(String::new()),
     };
     match done {
         Ok(m) => Notice::Info(m),
         Err(e) => Notice::Error(format!("{e:#}")),
     }
+}
+
+/// How long the launched robot may take to read its board.
+const READY_WAIT: Duration = Duration::from_secs(120);
+
+/// How long the board may take to be reported wrong after a take-back.
+const MISMATCH_WAIT: Duration = Duration::from_secs(10);
+
+/// `/game/takeback`. The arm carries the robot's piece back; the rest (the player's own move,
+/// a captured piece from the bin, a king that is a man again) is the player's to put right,
+/// and in `play` the simulated human is the player's hands: once the arbiter asks for it, the
+/// human sets the board up as the rewound game has it and presses confirm.
+async fn take_back(client: &GraphClient) -> anyhow::Result<String> {
+    let before = client.state().map_or(u32::MAX, |s| s.ply);
+    let said = client.take_back(0).await?;
+    let rewound = client
+        .wait_state(MISMATCH_WAIT, |s| {
+            s.ply < before
+                && (s.status == GameState::STATUS_BOARD_MISMATCH
+                    || s.status == GameState::STATUS_WAITING_FOR_HUMAN)
+        })
+        .await?;
+    if rewound.status != GameState::STATUS_BOARD_MISMATCH {
+        return Ok(said);
+    }
+    client
+        .human_move("", HumanMove_Request::ERROR_SET_UP, true)
+        .await?;
+    Ok(format!(
+        "{said} (your hand put the board right and pressed confirm)"
+    ))
 }
 
 /// How deep `play` judges each of the human's moves after the game.
@@ -142,9 +173,20 @@ pub async fn run(
     let (reply_tx, mut replies) = mpsc::unbounded_channel::<Notice>();
     let mut sigint = signal(SignalKind::interrupt()).context("SIGINT handler")?;
     let mut sigterm = signal(SignalKind::terminate()).context("SIGTERM handler")?;
+    // The terminal closed (its window, an ssh session): stop the launched nodes, which run in
+    // a process group of their own and would otherwise play on with nobody at the board.
+    let mut sighup = signal(SignalKind::hangup()).context("SIGHUP handler")?;
     let mut tick = tokio::time::interval(TICK);
     let mut graph_ended = false;
     let (review_tx, mut reviews) = mpsc::unbounded_channel::<Vec<String>>();
+    let (ready_tx, mut ready) = mpsc::unbounded_channel::<Result<(), String>>();
+    {
+        let c = client.clone();
+        tokio::spawn(async move {
+            let r = c.wait_ready(READY_WAIT).await.map(|_| ());
+            let _ = ready_tx.send(r.map_err(|e| format!("{e:#}")));
+        });
+    }
     let result = loop {
         if let Err(e) = terminal.draw(|f| ui::draw(f, app)) {
             break Err(e).context("drawing the screen");
@@ -153,6 +195,13 @@ pub async fn run(
             k = keys.recv() => match k {
                 Some(Input::Key(k)) => match input::on_key(app, k) {
                     Some(Action::Quit) => break Ok(()),
+                    Some(Action::PlayMove(_) | Action::Resolve { .. } | Action::TakeBack)
+                        if !app.ready =>
+                    {
+                        app.notice = Some(Notice::Error(
+                            "the robot is still starting: its board sensor does not read the board yet".into(),
+                        ));
+                    }
                     Some(action) => {
                         let (c, tx) = (client.clone(), reply_tx.clone());
                         tokio::spawn(async move {
@@ -172,12 +221,17 @@ pub async fn run(
                 }
             }
             Some(lines) = reviews.recv() => app.on_review(lines),
+            Some(r) = ready.recv() => match r {
+                Ok(()) => app.ready = true,
+                Err(e) => app.graph_note = Some(format!("the robot did not come up: {e}; q quits")),
+            },
             Some(f) = next(&mut faces) => app.on_face(&f),
             Some(s) = next(&mut says) => app.on_say(&s),
             Some(e) = next(&mut evaluations) => app.on_evaluation(e),
             Some(n) = replies.recv() => app.notice = Some(n),
             _ = sigint.recv() => break Ok(()),
             _ = sigterm.recv() => break Ok(()),
+            _ = sighup.recv() => break Ok(()),
             _ = tick.tick() => {
                 if let Some(s) = client.state() {
                     if app.state.as_ref() != Some(&s) {
@@ -190,7 +244,7 @@ pub async fn run(
                         app.graph_note = Some(format!(
                             "the simulated robot stopped ({status}): see {launch_log}; q quits"
                         ));
-                    } else if app.state.is_some() {
+                    } else if app.ready {
                         app.graph_note = None;
                     }
                 }

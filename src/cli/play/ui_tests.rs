@@ -126,6 +126,7 @@ fn the_gauge_clamps_odd_probabilities() {
     let mut app = playing();
     app.on_evaluation(Evaluation {
         win_probability: 1.7,
+        side: start().robot_color,
         ..Default::default()
     });
     let (ratio, label) = gauge_label(&app).expect("gauge");
