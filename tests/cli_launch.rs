@@ -147,7 +147,8 @@ fn spawn_with(
     let mut child = Command::new(BIN)
         .arg("launch")
         .args(args)
-        .args(["--grace-s", "5"])
+        // Generous: six nodes stopping at once on a loaded 2-core machine.
+        .args(["--grace-s", "10"])
         .current_dir(repo())
         .envs(env.iter().copied())
         .env("ROS_DOMAIN_ID", domain(offset))

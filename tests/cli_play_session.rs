@@ -146,8 +146,10 @@ impl Drop for Session {
     }
 }
 
-/// The status line when it is the human's turn.
-const YOUR_MOVE: &str = "your move (White)";
+/// The status line when it is the human's turn at `ply`.
+fn your_move(ply: u32) -> String {
+    format!("your move (White) | you: White, level easy, ply {ply}")
+}
 
 #[test]
 fn a_hint_a_take_back_of_a_capture_and_the_review_in_the_terminal() {
@@ -156,7 +158,7 @@ fn a_hint_a_take_back_of_a_capture_and_the_review_in_the_terminal() {
     let mut s = Session::start(&run_dir);
     // Until the robot reads its board, the screen says it is starting (and moves wait).
     s.wait_until(
-        |screen| screen.contains(YOUR_MOVE) && !screen.contains("starting the simulated robot"),
+        |screen| screen.contains(&your_move(0)) && !screen.contains("starting the simulated robot"),
         "robot ready for the first move",
         "first-move",
     );
@@ -167,21 +169,27 @@ fn a_hint_a_take_back_of_a_capture_and_the_review_in_the_terminal() {
     s.press("c3-d4\r");
     s.wait_for("you played c3-d4", "played");
     s.wait_for("the robot played", "robot-replied");
-    s.wait_for(YOUR_MOVE, "second-move");
+    s.wait_for(&your_move(2), "second-move");
     // d4-c5 gives the robot a capture. Where Black's reply left the human a capture instead,
     // capturing is forced (the highlighted move), and the robot recaptures.
     s.press("d4-c5\r");
-    if s.contents().contains("is not a legal move") {
+    let answer = s.wait_until(
+        |screen| screen.contains("is not a legal move") || screen.contains("you played d4"),
+        "an answer to d4-c5",
+        "d4-c5",
+    );
+    if answer.contains("is not a legal move") {
         s.press("\x1b");
         s.press("\r");
     }
     s.wait_for("black captured", "robot-captured");
-    s.wait_for(YOUR_MOVE, "after-capture");
+    s.wait_for(&your_move(4), "after-capture");
 
     s.press("u");
     s.wait_for("took back", "taken-back");
     s.wait_for("the board is right again", "board-restored");
-    s.wait_for(YOUR_MOVE, "after-take-back");
+    // The position before the human's second move, on the screen and on the board.
+    s.wait_for(&your_move(2), "after-take-back");
 
     s.press("r");
     s.press("y");

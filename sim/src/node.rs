@@ -246,6 +246,10 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
     });
     tokio::pin!(serve_human);
     let mut markers_tick = tokio::time::interval(settings.markers_period);
+    // One listener for the whole run: a signal that comes while a branch is busy is kept, where
+    // one made afresh each pass would miss it (and the launcher would kill the sim).
+    let shutdown = ros::shutdown_signal();
+    tokio::pin!(shutdown);
     let result = loop {
         tokio::select! {
             // States first: a request that sets the board up for the game (a take-back's
@@ -292,7 +296,7 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
                     tracing::debug!("{e}");
                 }
             }
-            _ = ros::shutdown_signal() => {
+            _ = &mut shutdown => {
                 tracing::info!("sim stopping");
                 break Ok(());
             }

@@ -41,11 +41,17 @@ fn spawn_into(set: &Mutex<JoinSet<()>>, task: impl Future<Output = ()> + Send + 
     set.spawn(task);
 }
 
-/// Aborts every task of `set` and waits until each has been dropped.
+/// Aborts every task of `set` and waits until each has been dropped; again for any that a
+/// dropped task spawned meanwhile.
 async fn stop(set: &Mutex<JoinSet<()>>) {
-    let mut set = std::mem::take(&mut *lock(set));
-    set.abort_all();
-    while set.join_next().await.is_some() {}
+    loop {
+        let mut taken = std::mem::take(&mut *lock(set));
+        if taken.is_empty() {
+            return;
+        }
+        taken.abort_all();
+        while taken.join_next().await.is_some() {}
+    }
 }
 
 impl Tasks {

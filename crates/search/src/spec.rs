@@ -57,7 +57,9 @@ impl Algorithm {
                 "time", "depth", "nodes", "seed", "threads", "endgame", "net", "book", "ponder",
             ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
-            Algorithm::Zero => &["gen", "time", "sims", "seed", "book", "ponder", "forced"],
+            Algorithm::Zero => &[
+                "gen", "time", "sims", "seed", "book", "ponder", "forced", "gumbel",
+            ],
         }
     }
 }
@@ -128,6 +130,9 @@ pub struct PlannerSpec {
     /// The AlphaZero search follows up to this many forced moves past a leaf (`Puct`);
     /// `None` for its default.
     pub forced: Option<u8>,
+    /// The AlphaZero search chooses at the root by Gumbel sequential halving (with a
+    /// simulation budget only; `zero::gumbel`).
+    pub gumbel: bool,
 }
 
 impl PlannerSpec {
@@ -143,6 +148,7 @@ impl PlannerSpec {
             book: false,
             ponder: false,
             forced: None,
+            gumbel: false,
         }
     }
 
@@ -180,10 +186,13 @@ impl PlannerSpec {
             }
             Algorithm::Mcts => Box::new(Mcts::new(self.seed, self.threads.unwrap_or(2))),
             Algorithm::Zero => match ZeroPlanner::shipped(self.generation) {
-                Ok(p) => Box::new(match self.forced {
-                    Some(plies) => p.with_forced_plies(plies),
-                    None => p,
-                }),
+                Ok(p) => {
+                    let p = match self.forced {
+                        Some(plies) => p.with_forced_plies(plies),
+                        None => p,
+                    };
+                    Box::new(p.with_gumbel(self.gumbel))
+                }
                 Err(e) => {
                     let fallback = PlannerSpec::new(Algorithm::AlphaBeta);
                     tracing::warn!("{self} cannot run ({e}): playing {fallback} instead");
@@ -279,6 +288,10 @@ impl PlannerSpec {
                     return Err(bad("forced must be 0 (off) to 64 plies"));
                 }
                 self.forced = Some(n as u8);
+            }
+            "gumbel" => {
+                self.gumbel =
+                    parse_switch(value).ok_or_else(|| bad("gumbel must be 1 (on) or 0 (off)"))?
             }
             _ => unreachable!("keys() lists every key matched here"),
         }
@@ -385,6 +398,9 @@ impl fmt::Display for PlannerSpec {
         }
         if let Some(n) = self.forced {
             parts.push(format!("forced={n}"));
+        }
+        if self.gumbel {
+            parts.push("gumbel=1".to_string());
         }
         if self.algorithm == Algorithm::Zero {
             parts.insert(0, format!("gen={}", self.generation));

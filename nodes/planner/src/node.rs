@@ -142,7 +142,8 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
             tracing::info!(pieces = spec.endgame, "the endgame database is in use");
         });
     }
-    let mut last_probability: Option<(usize, f32)> = None;
+    // Per side: a hint's search (the human's side) must not become the robot's baseline.
+    let mut last_probability: [Option<(usize, f32)>; 2] = [None, None];
     tracing::info!(planner = %label, "planner node running");
     // Kept across the loop: a goal that arrives while a state is handled is not lost.
     let mut next_goal = Box::pin(server.next_goal());
@@ -194,11 +195,12 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         if let Some((decision, algorithm)) = outcome {
             let p = decision.win_probability as f32;
             // A new game (fewer plies than last time) starts the change afresh.
-            let change = match last_probability {
+            let slot = usize::from(side == draughts::Color::Black);
+            let change = match last_probability[slot] {
                 Some((last_ply, last_p)) if last_ply < ply => p - last_p,
                 _ => 0.0,
             };
-            last_probability = Some((ply, p));
+            last_probability[slot] = Some((ply, p));
             let mut e = Evaluation {
                 side: side_code(side),
                 value: decision.value as f32,

@@ -100,25 +100,33 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         let outcome = runtime.block_on(async {
             let client = Arc::new(GraphClient::connect(domain)?);
             let closer = client.closer();
-            let mut terminal = ratatui::try_init().context("opening the terminal UI")?;
-            // What was printed before the UI (the launch note) must not show through cells
-            // the first frame leaves blank.
-            let r = match terminal.clear() {
-                Ok(()) => {
-                    runner::run(
-                        &mut terminal,
-                        &mut app,
-                        client,
-                        &mut graph,
-                        &launch_log.display().to_string(),
-                    )
-                    .await
+            let r = match ratatui::try_init().context("opening the terminal UI") {
+                Ok(mut terminal) => {
+                    // What was printed before the UI (the launch note) must not show through
+                    // cells the first frame leaves blank.
+                    let r = match terminal.clear() {
+                        Ok(()) => {
+                            runner::run(
+                                &mut terminal,
+                                &mut app,
+                                client,
+                                &mut graph,
+                                &launch_log.display().to_string(),
+                            )
+                            .await
+                        }
+                        Err(e) => Err(e).context("clearing the terminal"),
+                    };
+                    ratatui::restore();
+                    r
                 }
-                Err(e) => Err(e).context("clearing the terminal"),
+                Err(e) => {
+                    drop(client);
+                    Err(e)
+                }
             };
-            ratatui::restore();
-            // The client is gone with the loop (but for a service call still in flight): its
-            // readers and writers leave before its participant.
+            // The loop stopped every task holding the client, and the client went with it:
+            // its readers and writers have left before its participant now does.
             closer.close().await;
             r
         });

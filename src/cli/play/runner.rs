@@ -95,11 +95,16 @@ async fn perform(client: &GraphClient, action: Action) -> Notice {
     }
 }
 
-/// How long the launched robot may take to read its board.
+/// Why a move waits at the start.
+const NOT_READY: &str = "the robot is still starting: its board sensor does not read the board yet";
+
+/// How long the launched robot may take to read its board before the screen says so.
 const READY_WAIT: Duration = Duration::from_secs(120);
 
 /// How long the board may take to be reported wrong after a take-back.
 const MISMATCH_WAIT: Duration = Duration::from_secs(10);
+/// Set-ups the simulated human tries after a take-back.
+const SET_UP_ATTEMPTS: usize = 3;
 
 /// `/game/takeback`. The arm carries the robot's piece back; the rest (the player's own move,
 /// a captured piece from the bin, a king that is a man again) is the player's to put right,
@@ -118,12 +123,25 @@ async fn take_back(client: &GraphClient) -> anyhow::Result<String> {
     if rewound.status != GameState::STATUS_BOARD_MISMATCH {
         return Ok(said);
     }
-    client
-        .human_move("", HumanMove_Request::ERROR_SET_UP, true)
-        .await?;
-    Ok(format!(
-        "{said} (your hand put the board right and pressed confirm)"
-    ))
+    // The sim reads the game's state on its own: a set-up asked for before the rewound state
+    // reached it sets up the old position, the arbiter says the board is still wrong, and the
+    // hand tries again.
+    for _ in 0..SET_UP_ATTEMPTS {
+        client
+            .human_move("", HumanMove_Request::ERROR_SET_UP, true)
+            .await?;
+        let restored = client
+            .wait_state(MISMATCH_WAIT, |s| {
+                s.ply == rewound.ply && s.status == GameState::STATUS_WAITING_FOR_HUMAN
+            })
+            .await;
+        if restored.is_ok() {
+            return Ok(format!(
+                "{said} (your hand put the board right and pressed confirm)"
+            ));
+        }
+    }
+    Ok(format!("{said}: the board is still not right"))
 }
 
 /// How deep `play` judges each of the human's moves after the game.
@@ -179,12 +197,21 @@ pub async fn run(
     let mut tick = tokio::time::interval(TICK);
     let mut graph_ended = false;
     let (review_tx, mut reviews) = mpsc::unbounded_channel::<Vec<String>>();
+    // The tasks that hold the client: stopped before the loop returns, so that the client's
+    // readers and writers go before its participant (`mod.rs` closes it after).
+    let mut jobs = tokio::task::JoinSet::new();
     let (ready_tx, mut ready) = mpsc::unbounded_channel::<Result<(), String>>();
     {
         let c = client.clone();
-        tokio::spawn(async move {
-            let r = c.wait_ready(READY_WAIT).await.map(|_| ());
-            let _ = ready_tx.send(r.map_err(|e| format!("{e:#}")));
+        jobs.spawn(async move {
+            // Until it works: a robot slow to come up is reported, and still awaited.
+            loop {
+                let r = c.wait_ready(READY_WAIT).await.map(|_| ());
+                let ok = r.is_ok();
+                if ready_tx.send(r.map_err(|e| format!("{e:#}"))).is_err() || ok {
+                    break;
+                }
+            }
         });
     }
     let result = loop {
@@ -195,16 +222,19 @@ pub async fn run(
             k = keys.recv() => match k {
                 Some(Input::Key(k)) => match input::on_key(app, k) {
                     Some(Action::Quit) => break Ok(()),
-                    Some(Action::PlayMove(_) | Action::Resolve { .. } | Action::TakeBack)
+                    Some(action @ (Action::PlayMove(_) | Action::Resolve { .. } | Action::TakeBack))
                         if !app.ready =>
                     {
-                        app.notice = Some(Notice::Error(
-                            "the robot is still starting: its board sensor does not read the board yet".into(),
-                        ));
+                        if let Action::PlayMove(text) = action {
+                            // Kept for when the robot is up.
+                            app.input = text;
+                        }
+                        app.notice = Some(Notice::Error(NOT_READY.into()));
                     }
                     Some(action) => {
                         let (c, tx) = (client.clone(), reply_tx.clone());
-                        tokio::spawn(async move {
+                        while jobs.try_join_next().is_some() {}
+                        jobs.spawn(async move {
                             let _ = tx.send(perform(&c, action).await);
                         });
                     }
@@ -223,7 +253,9 @@ pub async fn run(
             Some(lines) = reviews.recv() => app.on_review(lines),
             Some(r) = ready.recv() => match r {
                 Ok(()) => app.ready = true,
-                Err(e) => app.graph_note = Some(format!("the robot did not come up: {e}; q quits")),
+                Err(e) => {
+                    app.graph_note = Some(format!("the robot is not up yet ({e}); still waiting, q quits"));
+                }
             },
             Some(f) = next(&mut faces) => app.on_face(&f),
             Some(s) = next(&mut says) => app.on_say(&s),
@@ -252,5 +284,7 @@ pub async fn run(
         }
     };
     stop.store(true, Ordering::Relaxed);
+    jobs.abort_all();
+    while jobs.join_next().await.is_some() {}
     result
 }

@@ -2,6 +2,7 @@
 //! (`crates/zero`), with leaves evaluated in batches under virtual loss, the tree kept between
 //! moves, and the value head's belief as the win probability.
 
+pub mod gumbel;
 pub mod noise;
 pub mod tree;
 
@@ -38,12 +39,16 @@ pub fn run_search(
     let mut leaves: Vec<Leaf> = Vec::with_capacity(batch);
     while !done(tree) {
         leaves.clear();
+        let mut busy = false;
         for _ in 0..batch {
             let slot = leaves.len() * INPUT_LEN;
             match tree.gather(&mut inputs[slot..slot + INPUT_LEN]) {
                 Gathered::Leaf(leaf) => leaves.push(leaf),
                 Gathered::Terminal => {}
-                Gathered::Busy => break,
+                Gathered::Busy => {
+                    busy = true;
+                    break;
+                }
             }
             // Before the root is expanded there is nothing else to walk to.
             if !tree.root_expanded() {
@@ -51,6 +56,11 @@ pub fn run_search(
             }
         }
         if leaves.is_empty() {
+            // Busy means a leaf of this batch is out; with none, nothing can change (a bug):
+            // stop rather than spin.
+            if busy {
+                return;
+            }
             continue;
         }
         let out = model.evaluate(&inputs, leaves.len());
@@ -67,6 +77,7 @@ pub struct ZeroPlanner {
     generation: u32,
     tree: Option<Tree>,
     puct: Puct,
+    gumbel: bool,
 }
 
 impl ZeroPlanner {
@@ -76,7 +87,15 @@ impl ZeroPlanner {
             generation,
             tree: None,
             puct: Puct::default(),
+            gumbel: false,
         }
+    }
+
+    /// The same planner choosing at the root by Gumbel sequential halving when it searches a
+    /// number of simulations (`sims=N`); a timed search stays PUCT, having no budget to halve.
+    pub fn with_gumbel(mut self, on: bool) -> ZeroPlanner {
+        self.gumbel = on;
+        self
     }
 
     /// The same planner following up to `plies` forced moves past a leaf ([`Puct`]).
@@ -131,6 +150,9 @@ impl Planner for ZeroPlanner {
             (None, Some(_)) => u64::MAX,
             (None, None) => DEFAULT_SIMS,
         };
+        if let (true, Some(n)) = (self.gumbel, limits.sims) {
+            tree.use_gumbel(u32::try_from(n).unwrap_or(u32::MAX), Vec::new());
+        }
         let deadline = limits.time.map(|t| start + t);
         let forced = moves.len() == 1;
         let mut last_report = start;

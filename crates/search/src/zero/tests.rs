@@ -118,3 +118,48 @@ fn without_following_forced_moves_it_still_plays_legal_moves_with_the_tree_kept(
         play_a_move(&mut p, &mut game, &limits, false);
     }
 }
+
+#[test]
+fn gumbel_root_selection_plays_legal_moves_within_its_budget() {
+    let mut p = ZeroPlanner::new(small(), 0).with_gumbel(true);
+    let mut game = Game::new();
+    let limits = Limits {
+        sims: Some(32),
+        ..Limits::default()
+    };
+    for _ in 0..12 {
+        play_a_move(&mut p, &mut game, &limits, true);
+    }
+    if !game.result().is_over() && game.legal_moves().len() > 1 {
+        let d = p
+            .choose(&game, &limits, &Control::default())
+            .expect("a move");
+        assert!(d.stats.sims >= 32, "{} simulations", d.stats.sims);
+        // The last batch may overshoot the budget by at most a batch.
+        assert!(d.stats.sims < 32 + 16, "{} simulations", d.stats.sims);
+    }
+}
+
+#[test]
+fn gumbel_halving_spreads_the_visits_over_the_root_moves() {
+    let game = Game::new();
+    let mut tree = Tree::new(game.clone(), tree::Puct::default());
+    tree.use_gumbel(56, Vec::new());
+    let model = small();
+    run_search(&mut tree, &model, 8, |t| t.visits() >= 57);
+    let stats = tree.root_stats();
+    assert_eq!(stats.len(), 7);
+    // Seven moves, three phases of 18: every move gets two visits in the first phase (the
+    // four kept get six in all by the end of the second), so no move is left unexplored as
+    // PUCT may leave it.
+    assert!(stats.iter().all(|s| s.1 >= 2), "{stats:?}");
+    let (best, _) = tree.best().expect("a move");
+    assert!(game.legal_moves().contains(&best));
+}
+
+#[test]
+fn a_budget_smaller_than_the_moves_still_halves_to_one() {
+    let children: Vec<(u32, f32, u32)> = (0..10).map(|i| (i, 0.1, 0)).collect();
+    let h = gumbel::Halving::new(&children, &[], 4);
+    assert_eq!(h.remaining(), 4, "as many moves considered as simulations");
+}

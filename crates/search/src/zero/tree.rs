@@ -8,6 +8,8 @@
 use draughts::{Color, Game, GameResult, Move};
 use zero::encode::{encode_into, move_priors};
 
+use super::gumbel::{ChildStats, Halving};
+
 const NONE: u32 = u32::MAX;
 
 /// PUCT settings.
@@ -88,7 +90,8 @@ pub enum Gathered {
     Leaf(Leaf),
     /// The walk ended in a finished game, already backed up.
     Terminal,
-    /// The walk ended on a leaf already waiting for the network: evaluate the batch first.
+    /// The walk ended on a leaf already waiting for the network, or a Gumbel phase at the root
+    /// is over while evaluations are out: evaluate the batch first.
     Busy,
 }
 
@@ -98,6 +101,12 @@ pub struct Tree {
     nodes: Vec<Node>,
     game: Game,
     puct: Puct,
+    /// Leaves handed out and not yet expanded.
+    in_flight: u32,
+    /// Gumbel root selection for this search: its budget and draws ([`Tree::use_gumbel`]);
+    /// the schedule is made from them once the root is expanded.
+    gumbel: Option<(u32, Vec<f32>)>,
+    halving: Option<Halving>,
 }
 
 fn terminal_value(game: &Game) -> Option<f32> {
@@ -119,7 +128,61 @@ impl Tree {
             nodes: vec![Node::new(None, NONE, 1.0)],
             game,
             puct,
+            in_flight: 0,
+            gumbel: None,
+            halving: None,
         }
+    }
+
+    /// Chooses at the root by Gumbel sequential halving over the next `budget` simulations
+    /// ([`super::gumbel`]), with `draws` as the Gumbel noise of the root's moves in order
+    /// (empty: none). Below the root the walk stays PUCT.
+    pub fn use_gumbel(&mut self, budget: u32, draws: Vec<f32>) {
+        self.gumbel = Some((budget, draws));
+        self.halving = None;
+    }
+
+    fn child_stats(&self, c: u32) -> ChildStats {
+        let n = &self.nodes[c as usize];
+        ChildStats {
+            visits: n.visits,
+            q: (n.visits > 0).then(|| n.value_sum / n.visits as f32),
+        }
+    }
+
+    /// The root's mean value for its side to move.
+    fn root_q(&self) -> f32 {
+        let root = &self.nodes[0];
+        if root.visits > 0 {
+            -root.value_sum / root.visits as f32
+        } else {
+            0.0
+        }
+    }
+
+    /// The root child to walk into under Gumbel selection; `None` when the phase is over but
+    /// evaluations are still out (the batch must be evaluated first).
+    fn gumbel_child(&mut self) -> Option<u32> {
+        if self.halving.is_none() {
+            let (budget, draws) = self.gumbel.clone()?;
+            let children: Vec<(u32, f32, u32)> = self
+                .child_range(0)
+                .map(|c| (c as u32, self.nodes[c].prior, self.nodes[c].visits))
+                .collect();
+            self.halving = Some(Halving::new(&children, &draws, budget));
+        }
+        let mut halving = self.halving.take()?;
+        let mut out = None;
+        if halving.phase_done(|c| self.child_stats(c)) {
+            if self.in_flight == 0 {
+                halving.halve(|c| self.child_stats(c), self.root_q());
+                out = Some(halving.pick(|c| self.child_stats(c)));
+            }
+        } else {
+            out = Some(halving.pick(|c| self.child_stats(c)));
+        }
+        self.halving = Some(halving);
+        out
     }
 
     /// The game at the root.
@@ -194,7 +257,18 @@ impl Tree {
                 }
                 forced += 1;
             }
-            n = self.select_child(n);
+            n = if n == 0 && self.gumbel.is_some() {
+                match self.gumbel_child() {
+                    Some(c) => c,
+                    None => {
+                        // Undo this walk's virtual visit at the root: nothing was walked.
+                        self.undo_virtual_loss(0);
+                        return Gathered::Busy;
+                    }
+                }
+            } else {
+                self.select_child(n)
+            };
             let Some(mv) = self.nodes[n as usize].mv else {
                 break;
             };
@@ -217,6 +291,7 @@ impl Tree {
             Gathered::Terminal
         } else {
             self.nodes[n as usize].pending = true;
+            self.in_flight += 1;
             encode_into(&self.game, input);
             Gathered::Leaf(Leaf {
                 node: n,
@@ -257,7 +332,9 @@ impl Tree {
         node.first_child = first;
         node.children = leaf.moves.len() as u16;
         node.expanded = true;
+        debug_assert!(node.pending, "a leaf expanded twice");
         node.pending = false;
+        self.in_flight = self.in_flight.saturating_sub(1);
         self.backup(leaf.node, value);
     }
 
@@ -310,18 +387,36 @@ impl Tree {
             .collect()
     }
 
-    /// The most visited root move (ties to the better mean), its mean value.
+    /// The move to play and its mean value: under Gumbel selection the schedule's survivor,
+    /// else the most visited root move (ties to the better mean).
     pub fn best(&self) -> Option<(Move, f32)> {
+        if let Some(h) = &self.halving {
+            let c = h.best(|c| self.child_stats(c), self.root_q())?;
+            let s = self.child_stats(c);
+            return self.nodes[c as usize].mv.map(|m| (m, s.q.unwrap_or(0.0)));
+        }
         self.root_stats()
             .into_iter()
             .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
             .map(|(m, _, q)| (m, q))
     }
 
-    /// The principal variation: the most visited child, down to `max` plies.
+    /// The principal variation: the move [`Tree::best`] plays, then the most visited child,
+    /// down to `max` plies.
     pub fn pv(&self, max: usize) -> Vec<Move> {
         let mut pv = Vec::new();
         let mut n = 0u32;
+        if let Some(c) = self
+            .halving
+            .as_ref()
+            .and_then(|h| h.best(|c| self.child_stats(c), self.root_q()))
+        {
+            let Some(mv) = self.nodes[c as usize].mv else {
+                return pv;
+            };
+            pv.push(mv);
+            n = c;
+        }
         while pv.len() < max {
             let Some(c) = self
                 .child_range(n)
@@ -375,6 +470,9 @@ impl Tree {
         }
         self.nodes = nodes;
         self.game = game;
+        self.in_flight = self.nodes.iter().filter(|n| n.pending).count() as u32;
+        self.gumbel = None;
+        self.halving = None;
         true
     }
 }
