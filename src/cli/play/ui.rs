@@ -156,6 +156,8 @@ fn draw_gauge(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 /// A log panel showing its newest lines: the last ones that fit, so it scrolls as lines come.
+/// A line wider than the panel goes on, indented, on the rows below (a take-back's request is
+/// long, and its end says what to do).
 fn draw_log<'a>(
     frame: &mut Frame,
     title: &str,
@@ -165,14 +167,66 @@ fn draw_log<'a>(
     let block = Block::default()
         .borders(Borders::ALL)
         .title(title.to_string());
-    let fit = usize::from(block.inner(area).height);
-    let mut shown: Vec<Line> = lines
-        .rev()
-        .take(fit)
-        .map(|l| Line::from(l.clone()))
-        .collect();
+    let inner = block.inner(area);
+    let fit = usize::from(inner.height);
+    let width = usize::from(inner.width);
+    let mut shown: Vec<Line> = Vec::new();
+    for line in lines.rev() {
+        if shown.len() >= fit {
+            break;
+        }
+        for row in wrap(line, width).into_iter().rev() {
+            shown.push(Line::from(row));
+        }
+    }
+    shown.truncate(fit);
     shown.reverse();
     frame.render_widget(Paragraph::new(shown).block(block), area);
+}
+
+/// Indent of a wrapped line's continuation rows.
+const CONTINUED: &str = "    ";
+
+/// `line` in rows of at most `width` characters, broken at spaces where it can be; the rows
+/// after the first are indented.
+fn wrap(line: &str, width: usize) -> Vec<String> {
+    let indent = CONTINUED.chars().count();
+    if width <= indent + 1 || line.chars().count() <= width {
+        return vec![line.to_string()];
+    }
+    let mut rows = Vec::new();
+    // The line's own indent (the events' right-aligned ply) is kept.
+    let body = line.trim_start_matches(' ');
+    let mut row = line[..line.len() - body.len()].to_string();
+    let mut len = row.len();
+    let mut words = 0;
+    for word in body.split(' ') {
+        let w = word.chars().count();
+        if words > 0 && len + 1 + w > width {
+            rows.push(std::mem::take(&mut row));
+            row.push_str(CONTINUED);
+            len = indent;
+            words = 0;
+        }
+        if words > 0 {
+            row.push(' ');
+            len += 1;
+        }
+        // A word wider than a whole row is cut.
+        let mut rest: Vec<char> = word.chars().collect();
+        while len + rest.len() > width {
+            let take = width.saturating_sub(len);
+            row.extend(rest.drain(..take));
+            rows.push(std::mem::take(&mut row));
+            row.push_str(CONTINUED);
+            len = indent;
+        }
+        len += rest.len();
+        row.extend(rest);
+        words += 1;
+    }
+    rows.push(row);
+    rows
 }
 
 fn draw_input(frame: &mut Frame, app: &App, area: Rect) {

@@ -141,3 +141,38 @@ fn the_gauge_clamps_odd_probabilities() {
         "a new game has no evaluation yet"
     );
 }
+
+#[test]
+fn long_lines_wrap_at_spaces_with_an_indent() {
+    let line = "2 took back d4:f6 e7:g5: please put a piece back on e5, d4, and press confirm";
+    let rows = wrap(line, 30);
+    assert!(rows.len() > 1, "{rows:?}");
+    assert!(rows.iter().all(|r| r.chars().count() <= 30), "{rows:?}");
+    assert!(rows[1..].iter().all(|r| r.starts_with("    ")), "{rows:?}");
+    let joined: Vec<&str> = rows.iter().flat_map(|r| r.split_whitespace()).collect();
+    assert_eq!(joined, line.split_whitespace().collect::<Vec<_>>());
+    // A word longer than a row is cut rather than overflowing.
+    let long = "x".repeat(50);
+    assert!(wrap(&long, 20).iter().all(|r| r.chars().count() <= 20));
+    assert_eq!(wrap("short", 30), vec!["short".to_string()]);
+    // The events' right-aligned ply stays, and continuations have exactly the indent.
+    let rows = wrap("  2 the board is still not right: put it right", 20);
+    assert!(rows[0].starts_with("  2 the"), "{rows:?}");
+    assert!(
+        rows[1..]
+            .iter()
+            .all(|r| r.starts_with("    ") && !r.starts_with("     ")),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn the_end_of_a_long_event_is_on_the_screen() {
+    let mut app = playing();
+    app.events.push_back(format!(
+        "2 took back d4:f6 e7:g5: please put a piece back on e5, d4, {}and press confirm",
+        "and more words ".repeat(4)
+    ));
+    let text = screen(&app, 100, 30);
+    assert!(has(&text, "confirm"), "{}", text.join("\n"));
+}
