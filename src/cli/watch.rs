@@ -249,9 +249,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
     }
     // The client's readers and writers leave before its participant, and both before the graph
     // is stopped.
-    let closer = client.closer();
-    drop(client);
-    closer.close().await;
+    client.close().await;
     graph.stop();
     Ok(())
 }
@@ -324,9 +322,7 @@ impl Timings {
         while let Ok(m) = self.rx.try_recv() {
             marks.push(m);
         }
-        let closer = self.node.closer();
-        drop(self.node);
-        closer.close().await;
+        self.node.close().await;
         let mut rows = Vec::new();
         let mut i = 0;
         while i < marks.len() {

@@ -123,6 +123,13 @@ impl Node {
         Closer::new(self.tasks.clone(), Box::new(self.context.clone()))
     }
 
+    /// Ends this node in order now: it is dropped, then its tasks stop, then its participant goes.
+    pub async fn close(self) {
+        let closer = self.closer();
+        drop(self);
+        closer.close().await;
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -13,7 +13,8 @@
 //! - [`GraphClient::events`], [`GraphClient::faces`], [`GraphClient::says`],
 //!   [`GraphClient::evaluations`]: a fresh receiver of `/game/events`, `/face/expression`,
 //!   `/voice/say`, `/planner/evaluation` (only what arrives after the call).
-//! - [`GraphClient::closer`]: what leaves the graph in order after the client is dropped.
+//! - [`GraphClient::close`], [`GraphClient::closer`]: leave the graph in order, now or after
+//!   the client is dropped.
 //! - [`GraphClient::wait_ready`]: after a launch, wait until the board sensor reads the board.
 //! - [`GraphClient::human_move`] (`/sim/human_move`), [`GraphClient::new_game`] (`/game/new`),
 //!   [`GraphClient::resign`] (`/game/resign`), [`GraphClient::resolve`] (`/game/resolve`),
@@ -156,6 +157,13 @@ impl GraphClient {
     /// subscriptions' tasks, then lets the participant go.
     pub fn closer(&self) -> ros::Closer {
         self.node.closer()
+    }
+
+    /// Leaves the graph in order now (see [`GraphClient::closer`]).
+    pub async fn close(self) {
+        let closer = self.closer();
+        drop(self);
+        closer.close().await;
     }
 
     /// Waits until the graph can play: a `/game/state` has arrived and the board sensor reads

@@ -126,6 +126,13 @@ impl Node {
         Closer::new(self.tasks.clone(), Box::new(Arc::clone(&self.shared)))
     }
 
+    /// Ends this node in order now: it is dropped, then its tasks stop, then its rcl node goes.
+    pub async fn close(self) {
+        let closer = self.closer();
+        drop(self);
+        closer.close().await;
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -86,8 +86,10 @@ impl Halving {
         (self.per_phase / self.remaining.max(1) as u32).max(1)
     }
 
-    fn sigma(q: f32, max_visits: u32) -> f32 {
-        (C_VISIT + max_visits as f32) * C_SCALE * (q + 1.0) / 2.0
+    /// `g + logit + sigma(q)`, an unvisited move's q taken as the root's.
+    fn key(c: &Candidate, s: ChildStats, root_q: f32, max_visits: u32) -> f32 {
+        let q = s.q.unwrap_or(root_q);
+        c.score + (C_VISIT + max_visits as f32) * C_SCALE * (q + 1.0) / 2.0
     }
 
     /// The move in the running with the fewest visits this search (ties to the one ranked
@@ -112,10 +114,7 @@ impl Halving {
     /// evaluation pending, so the values are real ones.
     pub fn halve(&mut self, stats: impl Fn(u32) -> ChildStats, root_q: f32) {
         let max_visits = self.max_visits(&stats);
-        let key = |c: &Candidate| {
-            let s = stats(c.child);
-            c.score + Self::sigma(s.q.unwrap_or(root_q), max_visits)
-        };
+        let key = |c: &Candidate| Self::key(c, stats(c.child), root_q, max_visits);
         let running = &mut self.candidates[..self.remaining];
         running.sort_by(|a, b| key(b).total_cmp(&key(a)));
         self.remaining = self.remaining.div_ceil(2);
@@ -135,13 +134,7 @@ impl Halving {
         let max_visits = self.max_visits(&stats);
         self.candidates[..self.remaining]
             .iter()
-            .map(|c| {
-                let s = stats(c.child);
-                (
-                    c.score + Self::sigma(s.q.unwrap_or(root_q), max_visits),
-                    c.child,
-                )
-            })
+            .map(|c| (Self::key(c, stats(c.child), root_q, max_visits), c.child))
             .max_by(|a, b| a.0.total_cmp(&b.0))
             .map(|(_, child)| child)
     }

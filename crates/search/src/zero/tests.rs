@@ -31,21 +31,27 @@ fn play_a_move(p: &mut ZeroPlanner, game: &mut Game, limits: &Limits, reply: boo
     }
 }
 
+/// Plays `moves` moves of `p` (each answered), from the start at `sims` visits a move; then,
+/// where the game still gives a choice, `p`'s decision there.
+fn play_then_decide(p: &mut ZeroPlanner, moves: usize, sims: u64) -> Option<Decision> {
+    let mut game = Game::new();
+    let limits = Limits {
+        sims: Some(sims),
+        ..Limits::default()
+    };
+    for _ in 0..moves {
+        play_a_move(p, &mut game, &limits, true);
+    }
+    (!game.result().is_over() && game.legal_moves().len() > 1).then(|| {
+        p.choose(&game, &limits, &Control::default())
+            .expect("a move")
+    })
+}
+
 #[test]
 fn plays_legal_moves_and_keeps_its_tree() {
     let mut p = ZeroPlanner::new(small(), 0);
-    let mut game = Game::new();
-    let limits = Limits {
-        sims: Some(64),
-        ..Limits::default()
-    };
-    for _ in 0..16 {
-        play_a_move(&mut p, &mut game, &limits, true);
-    }
-    if !game.result().is_over() && game.legal_moves().len() > 1 {
-        let d = p
-            .choose(&game, &limits, &Control::default())
-            .expect("a move");
+    if let Some(d) = play_then_decide(&mut p, 16, 64) {
         assert!(d.stats.sims >= 64, "{} simulations", d.stats.sims);
     }
 }
@@ -122,18 +128,7 @@ fn without_following_forced_moves_it_still_plays_legal_moves_with_the_tree_kept(
 #[test]
 fn gumbel_root_selection_plays_legal_moves_within_its_budget() {
     let mut p = ZeroPlanner::new(small(), 0).with_gumbel(true);
-    let mut game = Game::new();
-    let limits = Limits {
-        sims: Some(32),
-        ..Limits::default()
-    };
-    for _ in 0..12 {
-        play_a_move(&mut p, &mut game, &limits, true);
-    }
-    if !game.result().is_over() && game.legal_moves().len() > 1 {
-        let d = p
-            .choose(&game, &limits, &Control::default())
-            .expect("a move");
+    if let Some(d) = play_then_decide(&mut p, 12, 32) {
         assert!(d.stats.sims >= 32, "{} simulations", d.stats.sims);
         // The last batch may overshoot the budget by at most a batch.
         assert!(d.stats.sims < 32 + 16, "{} simulations", d.stats.sims);

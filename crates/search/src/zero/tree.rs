@@ -160,6 +160,13 @@ impl Tree {
         }
     }
 
+    /// The root child Gumbel selection plays, once its schedule has started.
+    fn gumbel_choice(&self) -> Option<u32> {
+        self.halving
+            .as_ref()?
+            .best(|c| self.child_stats(c), self.root_q())
+    }
+
     /// The root child to walk into under Gumbel selection; `None` when the phase is over but
     /// evaluations are still out (the batch must be evaluated first).
     fn gumbel_child(&mut self) -> Option<u32> {
@@ -390,10 +397,10 @@ impl Tree {
     /// The move to play and its mean value: under Gumbel selection the schedule's survivor,
     /// else the most visited root move (ties to the better mean).
     pub fn best(&self) -> Option<(Move, f32)> {
-        if let Some(h) = &self.halving {
-            let c = h.best(|c| self.child_stats(c), self.root_q())?;
-            let s = self.child_stats(c);
-            return self.nodes[c as usize].mv.map(|m| (m, s.q.unwrap_or(0.0)));
+        if self.halving.is_some() {
+            let c = self.gumbel_choice()?;
+            let q = self.child_stats(c).q.unwrap_or(0.0);
+            return self.nodes[c as usize].mv.map(|m| (m, q));
         }
         self.root_stats()
             .into_iter()
@@ -406,11 +413,7 @@ impl Tree {
     pub fn pv(&self, max: usize) -> Vec<Move> {
         let mut pv = Vec::new();
         let mut n = 0u32;
-        if let Some(c) = self
-            .halving
-            .as_ref()
-            .and_then(|h| h.best(|c| self.child_stats(c), self.root_q()))
-        {
+        if let Some(c) = self.gumbel_choice() {
             let Some(mv) = self.nodes[c as usize].mv else {
                 return pv;
             };
