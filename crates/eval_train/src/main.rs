@@ -1,5 +1,7 @@
 //! `eval-train data` makes labelled positions; `eval-train fit` trains the network on them and
-//! writes the planner's `evalnet.txt`.
+//! writes the planner's `evalnet.txt`. `eval-train selfplay` plays fast self-play games;
+//! `eval-train patterns` fits the pattern evaluation on their results and writes the planner's
+//! `patterns.bin`.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -13,7 +15,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use eval_train::data::{generate, read_samples, write_samples, DataConfig};
 use eval_train::model::{fit, linear_baseline, Encoded, FitConfig};
+use eval_train::patterns_fit::{fit as fit_patterns, loss as pattern_loss, PatternFitConfig};
+use eval_train::selfplay::{play_games, read_records, write_header, write_records, SelfPlayConfig};
 use search::alphabeta::net::MAX_HIDDEN;
+use search::alphabeta::patterns::Patterns;
+use search::alphabeta::AlphaBeta;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -54,6 +60,55 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Plays alpha-beta against itself and writes every quiet position with the game's result.
+    Selfplay(SelfplayArgs),
+    /// Fits the pattern evaluation on self-play positions and writes it in the planner's format.
+    Patterns {
+        /// Files written by `selfplay` (pooled in order; the last positions are held out).
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+        /// Start from these weights instead of the linear evaluation alone.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        #[arg(long, default_value_t = 4)]
+        epochs: usize,
+        #[arg(long, default_value_t = 256)]
+        batch: usize,
+        #[arg(long, default_value_t = 2e-3)]
+        learning_rate: f32,
+        #[arg(long, default_value_t = 1e-6)]
+        l2: f32,
+        #[arg(long, default_value_t = 0.05)]
+        valid: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct SelfplayArgs {
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value_t = 10_000)]
+    games: usize,
+    /// Alpha-beta's depth for each move.
+    #[arg(long, default_value_t = 4)]
+    depth: u32,
+    /// The engine that plays: `linear`, `net` (the learned correction) or `patterns`.
+    #[arg(long, default_value = "net")]
+    eval: String,
+    /// Decides a game once its position has this many pieces or fewer (0: never).
+    #[arg(long, default_value_t = 5)]
+    endgame: u32,
+    /// Chance of a random move in each of the first 20 plies after the opening.
+    #[arg(long, default_value_t = 0.1)]
+    explore: f32,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -120,6 +175,119 @@ fn data(cfg: DataConfig, out: PathBuf) -> Result<()> {
         "{count} positions from {} games in {:.0} s -> {}",
         cfg.games,
         started.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}
+
+fn selfplay(a: SelfplayArgs) -> Result<()> {
+    let mut cfg = SelfPlayConfig::new(a.games, a.depth, a.seed);
+    cfg.threads = a.threads.max(1);
+    cfg.explore = a.explore.clamp(0.0, 1.0);
+    cfg.engine = match a.eval.as_str() {
+        "linear" => AlphaBeta::new,
+        "net" => || match search::alphabeta::net::built_in() {
+            Ok(net) => AlphaBeta::new().with_net(net),
+            Err(_) => AlphaBeta::new(),
+        },
+        "patterns" => || match search::alphabeta::patterns::built_in() {
+            Ok(p) => AlphaBeta::new().with_patterns(p),
+            Err(_) => AlphaBeta::new(),
+        },
+        other => bail!("--eval must be linear, net or patterns, not {other:?}"),
+    };
+    // The built-in evaluations are compiled in; check them here so that a broken one is an
+    // error rather than a silent fallback.
+    search::alphabeta::net::built_in()?;
+    search::alphabeta::patterns::built_in()?;
+    if a.endgame > 0 {
+        cfg.endgame = Some(search::endgame::shared(a.endgame, cfg.threads));
+    }
+    let file = File::create(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    let mut file = BufWriter::new(file);
+    write_header(&mut file).with_context(|| format!("writing {}", a.out.display()))?;
+    let writer = Mutex::new((file, 0usize, None::<std::io::Error>));
+    let pb = bar(cfg.games as u64, "games");
+    let started = Instant::now();
+    play_games(&cfg, |records| {
+        if let Ok(mut w) = writer.lock() {
+            let (file, count, error) = &mut *w;
+            if error.is_none() {
+                if let Err(e) = write_records(file, &records) {
+                    *error = Some(e);
+                }
+            }
+            *count += records.len();
+            pb.set_message(format!("{count} positions"));
+        }
+        pb.inc(1);
+    });
+    pb.finish();
+    let (mut file, count, error) = writer
+        .into_inner()
+        .map_err(|_| anyhow::anyhow!("a writer thread panicked"))?;
+    if let Some(e) = error {
+        return Err(e).with_context(|| format!("writing {}", a.out.display()));
+    }
+    file.flush()
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    println!(
+        "{count} positions from {} games in {:.0} s -> {}",
+        cfg.games,
+        started.elapsed().as_secs_f64(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+fn patterns_command(
+    files: &[PathBuf],
+    out: PathBuf,
+    from: Option<PathBuf>,
+    cfg: PatternFitConfig,
+    valid: f64,
+) -> Result<()> {
+    if !(0.0..1.0).contains(&valid) {
+        bail!("--valid must be at least 0 and below 1, not {valid}");
+    }
+    let mut records = Vec::new();
+    for f in files {
+        records.extend(read_records(f)?);
+    }
+    let start = match from {
+        Some(path) => search::alphabeta::patterns::load(&path)?,
+        None => Patterns::from_linear(),
+    };
+    let split = records.len() - (records.len() as f64 * valid) as usize;
+    let (train, held) = records.split_at(split);
+    println!(
+        "{} training and {} validation positions; validation loss at the start {:.5}",
+        train.len(),
+        held.len(),
+        pattern_loss(&start, held)
+    );
+    let pb = bar((train.len() * cfg.epochs) as u64, "positions");
+    let fitted = fit_patterns(
+        start,
+        train,
+        held,
+        &cfg,
+        |n| pb.inc(n as u64),
+        |e| {
+            pb.suspend(|| {
+                println!(
+                    "epoch {:3}: training loss {:.5}, validation loss {:.5}",
+                    e.epoch, e.train_loss, e.valid_loss
+                );
+            });
+        },
+    );
+    pb.finish_and_clear();
+    std::fs::write(&out, fitted.to_bytes())
+        .with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "pattern evaluation (validation loss {:.5}) -> {}",
+        pattern_loss(&fitted, held),
         out.display()
     );
     Ok(())
@@ -226,6 +394,30 @@ fn main() -> Result<()> {
                 seed,
             },
             mcts_weight,
+            valid,
+        ),
+        Command::Selfplay(a) => selfplay(a),
+        Command::Patterns {
+            data,
+            out,
+            from,
+            epochs,
+            batch,
+            learning_rate,
+            l2,
+            valid,
+            seed,
+        } => patterns_command(
+            &data,
+            out,
+            from,
+            PatternFitConfig {
+                epochs,
+                batch,
+                learning_rate,
+                l2,
+                seed,
+            },
             valid,
         ),
     }

@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::alphabeta::net;
+use crate::alphabeta::{net, patterns};
 use crate::alphabeta::AlphaBeta;
 use crate::book::{self, BookPlanner};
 use crate::endgame;
@@ -54,7 +54,8 @@ impl Algorithm {
             Algorithm::Random | Algorithm::Heuristic => &["seed"],
             Algorithm::Minimax => &["depth", "seed"],
             Algorithm::AlphaBeta => &[
-                "time", "depth", "nodes", "seed", "threads", "endgame", "net", "book", "ponder",
+                "time", "depth", "nodes", "seed", "threads", "endgame", "net", "patterns", "book",
+                "ponder",
             ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
             Algorithm::Zero => &[
@@ -121,6 +122,8 @@ pub struct PlannerSpec {
     pub endgame: u32,
     /// Alpha-beta adds the learned correction (`alphabeta::net`) to its evaluation.
     pub net: bool,
+    /// Alpha-beta evaluates with the pattern evaluation (`alphabeta::patterns`) instead.
+    pub patterns: bool,
     /// The AlphaZero planner's network generation (`models/gen<N>.bpk`).
     pub generation: u32,
     /// Plays from the opening book while the position is in it (`crate::book`).
@@ -144,6 +147,7 @@ impl PlannerSpec {
             threads: None,
             endgame: 0,
             net: false,
+            patterns: false,
             generation: 1,
             book: false,
             ponder: false,
@@ -174,6 +178,12 @@ impl PlannerSpec {
                     match net::built_in() {
                         Ok(net) => ab = ab.with_net(net),
                         Err(e) => tracing::error!("the evaluation network is not used: {e}"),
+                    }
+                }
+                if self.patterns {
+                    match patterns::built_in() {
+                        Ok(p) => ab = ab.with_patterns(p),
+                        Err(e) => tracing::error!("the pattern evaluation is not used: {e}"),
                     }
                 }
                 Box::new(match self.endgame {
@@ -273,6 +283,10 @@ impl PlannerSpec {
             "net" => {
                 self.net =
                     parse_switch(value).ok_or_else(|| bad("net must be 1 (on) or 0 (off)"))?
+            }
+            "patterns" => {
+                self.patterns = parse_switch(value)
+                    .ok_or_else(|| bad("patterns must be 1 (on) or 0 (off)"))?
             }
             "book" => {
                 self.book =
@@ -390,6 +404,9 @@ impl fmt::Display for PlannerSpec {
         if self.net {
             parts.push("net=1".to_string());
         }
+        if self.patterns {
+            parts.push("patterns=1".to_string());
+        }
         if self.book {
             parts.push("book=1".to_string());
         }
@@ -446,6 +463,7 @@ mod tests {
             "alphabeta:time=1.5s",
             "alphabeta:time=1s,threads=2,endgame=4",
             "alphabeta:depth=8,net=1",
+            "alphabeta:depth=8,patterns=1",
             "alphabeta:time=1s,threads=2,endgame=5,net=1,book=1,ponder=1",
             "mcts:time=2s,sims=100,threads=2,seed=9",
             "random",

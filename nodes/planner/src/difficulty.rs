@@ -6,7 +6,8 @@
 //!   ros__parameters:
 //!     algorithm: alphabeta
 //!     time_budget_s: 0.5
-//!     depth: 12       # also: sims, nodes, seed, threads, endgame_pieces, eval_net
+//!     depth: 12       # also: sims, nodes, seed, threads, endgame_pieces, eval_net,
+//!                     # eval_patterns
 //!     rank: 6         # the level's place in the ladder, 1 = easiest
 //!     description: "..."
 //! ```
@@ -111,6 +112,7 @@ pub fn parse_level(name: &str, text: &str, path: &Path) -> Result<Level, LevelEr
             }
             "endgame_pieces" => spec.set("endgame", &text).map_err(spec_err)?,
             "eval_net" => spec.set("net", &text).map_err(spec_err)?,
+            "eval_patterns" => spec.set("patterns", &text).map_err(spec_err)?,
             "generation" => spec.set("gen", &text).map_err(spec_err)?,
             other => spec.set(other, &text).map_err(spec_err)?,
         }

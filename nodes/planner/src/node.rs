@@ -4,7 +4,8 @@
 //! Parameters, as a `config/difficulty/<level>.yaml` sets them: `algorithm`, and that
 //! algorithm's limits: `time_budget_s`, `depth`, `nodes`, `sims` (0 = not set), `seed`,
 //! `threads` (0 = the planner's default), `endgame_pieces` (alpha-beta's endgame database, 0 =
-//! none), `eval_net` (alpha-beta adds the learned evaluation correction), `generation` (the
+//! none), `eval_net` (alpha-beta adds the learned evaluation correction), `eval_patterns`
+//! (alpha-beta evaluates with the pattern evaluation instead), `generation` (the
 //! `zero` planner's network generation, `models/gen<N>.bpk`; one that cannot be loaded is
 //! replaced by alpha-beta, with a warning); `rank` and
 //! `description` name the level. `book` plays from the opening book; `ponder` searches while
@@ -44,6 +45,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
     let threads = p.declare("threads", 0i64)?;
     let endgame = p.declare("endgame_pieces", 0i64)?;
     let eval_net = p.declare("eval_net", false)?;
+    let eval_patterns = p.declare("eval_patterns", false)?;
     let book = p.declare("book", false)?;
     let ponder = p.declare("ponder", false)?;
     let generation = p.declare("generation", 0i64)?;
@@ -75,6 +77,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
     }
     for (name, key, on) in [
         ("eval_net", "net", eval_net),
+        ("eval_patterns", "patterns", eval_patterns),
         ("book", "book", book),
         ("ponder", "ponder", ponder),
     ] {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use draughts::{Color, Position};
 
 use super::net::EvalNet;
+use super::patterns::Patterns;
 
 use crate::bits::{self, north, south, BIG_CENTRE, CENTRE, EDGES, NE, NW, SE, SW};
 
@@ -113,21 +114,30 @@ pub fn white_value(pos: &Position, weights: &Weights) -> i32 {
 }
 
 /// What alpha-beta evaluates with: the tuned linear weights, and the learned correction
-/// ([`super::net`]) when one is given.
+/// ([`super::net`]) when one is given; or the pattern evaluation ([`super::patterns`]) in
+/// their place.
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     pub weights: Weights,
     pub net: Option<Arc<EvalNet>>,
+    pub patterns: Option<Arc<Patterns>>,
 }
 
 impl Evaluator {
     pub fn linear(weights: Weights) -> Evaluator {
-        Evaluator { weights, net: None }
+        Evaluator {
+            weights,
+            net: None,
+            patterns: None,
+        }
     }
 
     /// The value of `pos` for the side to move, in hundredths of a man.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        if let Some(patterns) = &self.patterns {
+            return patterns.evaluate(pos);
+        }
         let v = evaluate(pos, &self.weights);
         match &self.net {
             Some(net) if pos.occupied().count_ones() >= super::net::MIN_PIECES => {

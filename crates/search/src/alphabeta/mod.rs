@@ -5,6 +5,7 @@
 
 pub mod eval;
 pub mod net;
+pub mod patterns;
 pub mod search;
 pub mod tt;
 
@@ -92,6 +93,13 @@ impl AlphaBeta {
     /// Adds the learned correction `net` to the linear evaluation.
     pub fn with_net(mut self, net: Arc<EvalNet>) -> AlphaBeta {
         self.eval.net = Some(net);
+        self
+    }
+
+    /// Evaluates with the pattern evaluation `patterns` instead of the linear one (and its
+    /// correction).
+    pub fn with_patterns(mut self, patterns: Arc<patterns::Patterns>) -> AlphaBeta {
+        self.eval.patterns = Some(patterns);
         self
     }
 

@@ -193,6 +193,7 @@ fn the_learned_correction_changes_the_values_not_the_rules() {
     let e = eval::Evaluator {
         weights: WEIGHTS,
         net: Some(net::built_in().expect("net")),
+        patterns: None,
     };
     assert_ne!(
         e.evaluate(&parse(fen)),
@@ -201,6 +202,42 @@ fn the_learned_correction_changes_the_values_not_the_rules() {
     );
     // The correction is small next to a man at the start (both sides equal).
     assert!(e.evaluate(&start).abs() < 60, "{}", e.evaluate(&start));
+}
+
+#[test]
+fn the_pattern_evaluation_replaces_the_linear_one() {
+    let fen = "W:W21,22,23,24,25,26,27,28,29,31:B1,2,3,4,5,6,7,9,10,12";
+    let game = Game::from_fen(fen).expect("fen");
+    let search = |ab: AlphaBeta| {
+        let mut ab = ab;
+        ab.choose(&game, &depth(8), &Control::default())
+            .expect("a move")
+    };
+    // Weights that hold only the linear evaluation search as the linear evaluation does
+    // (up to rounding).
+    let linear = search(AlphaBeta::new());
+    let as_linear = search(AlphaBeta::new().with_patterns(Arc::new(
+        patterns::Patterns::from_linear(),
+    )));
+    assert_eq!(as_linear.best, linear.best);
+    assert!((as_linear.value - linear.value).abs() <= 2);
+    // The shipped weights play legal moves, the same ones every time, and are not the linear
+    // evaluation.
+    let shipped = patterns::built_in().expect("shipped patterns");
+    let learned = search(AlphaBeta::new().with_patterns(shipped.clone()));
+    assert!(game.legal_moves().contains(&learned.best));
+    assert_eq!(
+        search(AlphaBeta::new().with_patterns(shipped.clone())).best,
+        learned.best
+    );
+    assert_ne!(
+        shipped.evaluate(&parse(fen)),
+        eval::evaluate(&parse(fen), &WEIGHTS),
+        "the shipped weights are fitted"
+    );
+    // Both sides equal at the start: close to level.
+    let start = shipped.evaluate(&Position::start());
+    assert!(start.abs() < 60, "{start}");
 }
 
 fn parse(fen: &str) -> Position {

@@ -1,0 +1,315 @@
+//! Fast self-play for the pattern evaluation: alpha-beta at a small fixed depth against
+//! itself, from the start and the built-in openings, with a random move now and then early in
+//! the game so that no two games are alike. Every quiet position (the side to move has no
+//! capture) is kept with the game's result. A game is decided as soon as the endgame database
+//! knows its position, so the results of the endings are exact.
+//!
+//! Stored as a header line, then 14 bytes a position: the White, Black and king squares as
+//! 32-bit masks in PDN numbering, the side to move, and the result for White.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use draughts::position::{bitboard_to_numbered, numbered_to_bitboard};
+use draughts::{Color, Game, GameResult, Position};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use search::alphabeta::AlphaBeta;
+use search::endgame::{EndgameDb, Outcome};
+use search::openings::built_in;
+use search::{Control, Limits, Planner};
+
+const HEADER: &[u8] = b"selfplay 1\n";
+const RECORD: usize = 14;
+
+/// A quiet position and how its game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub pos: Position,
+    /// White's points, doubled: 0 lost, 1 drawn, 2 won.
+    pub white_points: u8,
+}
+
+impl Record {
+    /// The side to move's expected score: the training target.
+    pub fn target(&self) -> f32 {
+        let white = f32::from(self.white_points) / 2.0;
+        match self.pos.side_to_move() {
+            Color::White => white,
+            Color::Black => 1.0 - white,
+        }
+    }
+
+    fn to_bytes(self) -> [u8; RECORD] {
+        let mut b = [0u8; RECORD];
+        let p = &self.pos;
+        b[0..4].copy_from_slice(&bitboard_to_numbered(p.pieces(Color::White)).to_le_bytes());
+        b[4..8].copy_from_slice(&bitboard_to_numbered(p.pieces(Color::Black)).to_le_bytes());
+        b[8..12].copy_from_slice(&bitboard_to_numbered(p.all_kings()).to_le_bytes());
+        b[12] = u8::from(p.side_to_move() == Color::Black);
+        b[13] = self.white_points;
+        b
+    }
+
+    fn from_bytes(b: &[u8]) -> Result<Record, String> {
+        let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        let (white, black, kings) = (word(0), word(4), word(8));
+        if white & black != 0 || kings & !(white | black) != 0 {
+            return Err("overlapping pieces".into());
+        }
+        let side = match b[12] {
+            0 => Color::White,
+            1 => Color::Black,
+            other => return Err(format!("side to move {other}")),
+        };
+        if b[13] > 2 {
+            return Err(format!("result {}", b[13]));
+        }
+        let pos = Position::from_boards(
+            numbered_to_bitboard(white),
+            numbered_to_bitboard(black),
+            numbered_to_bitboard(kings),
+            side,
+        );
+        pos.validate().map_err(|e| e.to_string())?;
+        Ok(Record {
+            pos,
+            white_points: b[13],
+        })
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    #[error("{file}: not a self-play file (it must begin with {:?})", String::from_utf8_lossy(HEADER))]
+    Header { file: String },
+    #[error("{file}: its length is not a whole number of {RECORD}-byte positions")]
+    Length { file: String },
+    #[error("{file}: position {index}: {why}")]
+    Bad {
+        file: String,
+        index: usize,
+        why: String,
+    },
+    #[error("{file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+}
+
+/// Writes the file's header.
+pub fn write_header(out: &mut impl Write) -> std::io::Result<()> {
+    out.write_all(HEADER)
+}
+
+pub fn write_records(out: &mut impl Write, records: &[Record]) -> std::io::Result<()> {
+    for r in records {
+        out.write_all(&r.to_bytes())?;
+    }
+    Ok(())
+}
+
+/// Every position of a file written by [`write_header`] and [`write_records`].
+pub fn read_records(path: &Path) -> Result<Vec<Record>, RecordError> {
+    let file = path.display().to_string();
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(|source| RecordError::Io {
+            file: file.clone(),
+            source,
+        })?;
+    let body = bytes
+        .strip_prefix(HEADER)
+        .ok_or_else(|| RecordError::Header { file: file.clone() })?;
+    if !body.len().is_multiple_of(RECORD) {
+        return Err(RecordError::Length { file });
+    }
+    body.chunks_exact(RECORD)
+        .enumerate()
+        .map(|(index, chunk)| {
+            Record::from_bytes(chunk).map_err(|why| RecordError::Bad {
+                file: file.clone(),
+                index,
+                why,
+            })
+        })
+        .collect()
+}
+
+#[derive(Clone, Debug)]
+pub struct SelfPlayConfig {
+    pub games: usize,
+    /// Alpha-beta's depth for each move.
+    pub depth: u32,
+    /// In the first `random_plies` plies after the opening, each move is random with
+    /// probability `explore`.
+    pub random_plies: usize,
+    pub explore: f32,
+    pub threads: usize,
+    pub seed: u64,
+    pub max_plies: usize,
+    /// The engine that plays (alpha-beta with or without the learned evaluations).
+    pub engine: fn() -> AlphaBeta,
+    /// Decides games as soon as it knows their position.
+    pub endgame: Option<Arc<EndgameDb>>,
+}
+
+impl SelfPlayConfig {
+    pub fn new(games: usize, depth: u32, seed: u64) -> SelfPlayConfig {
+        SelfPlayConfig {
+            games,
+            depth,
+            random_plies: 20,
+            explore: 0.1,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            seed,
+            max_plies: 300,
+            engine: AlphaBeta::new,
+            endgame: None,
+        }
+    }
+}
+
+/// Plays `cfg.games` games; `on_game` receives each game's positions as it ends.
+pub fn play_games(cfg: &SelfPlayConfig, on_game: impl Fn(Vec<Record>) + Sync) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.threads.max(1) {
+            scope.spawn(|| {
+                let mut ab = (cfg.engine)();
+                if let Some(db) = &cfg.endgame {
+                    ab = ab.with_endgame(db.clone());
+                }
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= cfg.games {
+                        break;
+                    }
+                    on_game(play_game(&mut ab, cfg, i));
+                }
+            });
+        }
+    });
+}
+
+/// White's doubled points if the database knows `pos`.
+fn adjudicate(db: Option<&EndgameDb>, pos: &Position) -> Option<u8> {
+    let mover_points = match db?.probe(pos)? {
+        Outcome::Win(_) => 2,
+        Outcome::Draw => 1,
+        Outcome::Loss(_) => 0,
+    };
+    Some(match pos.side_to_move() {
+        Color::White => mover_points,
+        Color::Black => 2 - mover_points,
+    })
+}
+
+fn play_game(ab: &mut AlphaBeta, cfg: &SelfPlayConfig, i: usize) -> Vec<Record> {
+    let openings = built_in();
+    let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+    let mut game = if i.is_multiple_of(4) || openings.is_empty() {
+        Game::new()
+    } else {
+        openings[rng.random_range(0..openings.len())].game()
+    };
+    let start = game.ply_count();
+    let limits = Limits {
+        depth: Some(cfg.depth.max(1)),
+        ..Limits::default()
+    };
+    let control = Control::default();
+    let mut quiet = Vec::new();
+    let mut decided = None;
+    while !game.result().is_over() && game.ply_count() < cfg.max_plies {
+        let pos = *game.position();
+        if let Some(points) = adjudicate(cfg.endgame.as_deref(), &pos) {
+            decided = Some(points);
+            break;
+        }
+        let moves = game.legal_moves();
+        if moves.first().is_some_and(|m| !m.is_capture()) {
+            quiet.push(pos);
+        }
+        let explore = game.ply_count() < start + cfg.random_plies
+            && moves.len() > 1
+            && rng.random::<f32>() < cfg.explore;
+        let mv = if explore {
+            moves[rng.random_range(0..moves.len())]
+        } else {
+            match ab.choose(&game, &limits, &control) {
+                Ok(decision) => decision.best,
+                Err(_) => break,
+            }
+        };
+        if game.play(&mv).is_err() {
+            break;
+        }
+    }
+    let white_points = decided.unwrap_or(match game.result() {
+        GameResult::Win {
+            winner: Color::White,
+            ..
+        } => 2,
+        GameResult::Win { .. } => 0,
+        // A draw by the rules, or a game cut at `max_plies`.
+        _ => 1,
+    });
+    quiet
+        .into_iter()
+        .map(|pos| Record { pos, white_points })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_give_quiet_positions_that_round_trip() {
+        let mut cfg = SelfPlayConfig::new(3, 2, 7);
+        cfg.threads = 1;
+        cfg.max_plies = 60;
+        let all = std::sync::Mutex::new(Vec::new());
+        play_games(&cfg, |r| all.lock().expect("lock").extend(r));
+        let records = all.into_inner().expect("lock");
+        assert!(records.len() > 30, "{} positions", records.len());
+        for r in &records {
+            assert!(!r.pos.legal_moves()[0].is_capture(), "quiet positions only");
+            assert!((0.0..=1.0).contains(&r.target()));
+        }
+        let dir = tempfile::tempdir().expect("dir");
+        let path = dir.path().join("sp.bin");
+        let mut bytes = Vec::new();
+        write_header(&mut bytes).expect("header");
+        write_records(&mut bytes, &records).expect("write");
+        std::fs::write(&path, &bytes).expect("file");
+        assert_eq!(read_records(&path).expect("read"), records);
+
+        // A cut file and a foreign one are errors naming the file.
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).expect("file");
+        let err = read_records(&path).expect_err("cut").to_string();
+        assert!(err.contains("sp.bin") && err.contains("whole number"), "{err}");
+        std::fs::write(&path, b"hello").expect("file");
+        assert!(matches!(read_records(&path), Err(RecordError::Header { .. })));
+    }
+
+    #[test]
+    fn the_target_is_the_side_to_move_s_score() {
+        let pos = Position::start();
+        let r = Record {
+            pos,
+            white_points: 2,
+        };
+        assert_eq!(r.target(), 1.0);
+        let r = Record {
+            pos: pos.mirror(),
+            white_points: 2,
+        };
+        assert_eq!(r.target(), 0.0);
+    }
+}
