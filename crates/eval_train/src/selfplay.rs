@@ -83,7 +83,10 @@ impl Record {
 
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
-    #[error("{file}: not a self-play file (it must begin with {:?})", String::from_utf8_lossy(HEADER))]
+    #[error(
+        "{file}: not a self-play file (it must begin with {:?})",
+        String::from_utf8_lossy(HEADER)
+    )]
     Header { file: String },
     #[error("{file}: its length is not a whole number of {RECORD}-byte positions")]
     Length { file: String },
@@ -293,9 +296,15 @@ mod tests {
         // A cut file and a foreign one are errors naming the file.
         std::fs::write(&path, &bytes[..bytes.len() - 1]).expect("file");
         let err = read_records(&path).expect_err("cut").to_string();
-        assert!(err.contains("sp.bin") && err.contains("whole number"), "{err}");
+        assert!(
+            err.contains("sp.bin") && err.contains("whole number"),
+            "{err}"
+        );
         std::fs::write(&path, b"hello").expect("file");
-        assert!(matches!(read_records(&path), Err(RecordError::Header { .. })));
+        assert!(matches!(
+            read_records(&path),
+            Err(RecordError::Header { .. })
+        ));
     }
 
     #[test]

@@ -6,8 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::alphabeta::{net, patterns};
 use crate::alphabeta::AlphaBeta;
+use crate::alphabeta::{net, patterns};
 use crate::book::{self, BookPlanner};
 use crate::endgame;
 use crate::heuristic::HeuristicPlanner;
@@ -285,8 +285,8 @@ impl PlannerSpec {
                     parse_switch(value).ok_or_else(|| bad("net must be 1 (on) or 0 (off)"))?
             }
             "patterns" => {
-                self.patterns = parse_switch(value)
-                    .ok_or_else(|| bad("patterns must be 1 (on) or 0 (off)"))?
+                self.patterns =
+                    parse_switch(value).ok_or_else(|| bad("patterns must be 1 (on) or 0 (off)"))?
             }
             "book" => {
                 self.book =

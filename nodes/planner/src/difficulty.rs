@@ -232,8 +232,8 @@ mod tests {
         let master = load_level(&dir, "master").expect("master");
         assert_eq!(master.spec.endgame, 5, "master reads the endgame database");
         assert!(
-            master.spec.net,
-            "master adds the learned evaluation correction"
+            master.spec.patterns && !master.spec.net,
+            "master evaluates with the pattern evaluation"
         );
         assert!(master.spec.ponder, "master thinks on the human's time");
         assert!(

@@ -66,7 +66,10 @@ const POW3: [u16; 8] = [1, 3, 9, 27, 81, 243, 729, 2187];
 
 #[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum PatternError {
-    #[error("not a pattern evaluation: the file must begin with {:?}", String::from_utf8_lossy(HEADER))]
+    #[error(
+        "not a pattern evaluation: the file must begin with {:?}",
+        String::from_utf8_lossy(HEADER)
+    )]
     Header,
     #[error("expected {expected} weights ({} bytes) after the header, found {found} bytes", 4 * expected)]
     Size { expected: usize, found: usize },
@@ -315,7 +318,12 @@ mod tests {
         ] {
             let pos = parse_fen(fen).expect("fen");
             let diff = (p.evaluate(&pos) - evaluate(&pos, &WEIGHTS)).abs();
-            assert!(diff <= 1, "{fen}: {} against {}", p.evaluate(&pos), evaluate(&pos, &WEIGHTS));
+            assert!(
+                diff <= 1,
+                "{fen}: {} against {}",
+                p.evaluate(&pos),
+                evaluate(&pos, &WEIGHTS)
+            );
         }
     }
 
@@ -344,7 +352,10 @@ mod tests {
         assert_eq!(Patterns::parse(b"junk"), Err(PatternError::Header));
         let mut cut = p.to_bytes();
         cut.truncate(cut.len() - 3);
-        assert!(matches!(Patterns::parse(&cut), Err(PatternError::Size { .. })));
+        assert!(matches!(
+            Patterns::parse(&cut),
+            Err(PatternError::Size { .. })
+        ));
         let mut nan = p.to_bytes();
         let at = HEADER.len() + 4 * 7;
         nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());

@@ -216,9 +216,8 @@ fn the_pattern_evaluation_replaces_the_linear_one() {
     // Weights that hold only the linear evaluation search as the linear evaluation does
     // (up to rounding).
     let linear = search(AlphaBeta::new());
-    let as_linear = search(AlphaBeta::new().with_patterns(Arc::new(
-        patterns::Patterns::from_linear(),
-    )));
+    let as_linear =
+        search(AlphaBeta::new().with_patterns(Arc::new(patterns::Patterns::from_linear())));
     assert_eq!(as_linear.best, linear.best);
     assert!((as_linear.value - linear.value).abs() <= 2);
     // The shipped weights play legal moves, the same ones every time, and are not the linear
