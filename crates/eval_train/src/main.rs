@@ -87,6 +87,17 @@ enum Command {
     },
 }
 
+/// Alpha-beta's evaluation in `selfplay`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Engine {
+    /// The tuned linear evaluation alone.
+    Linear,
+    /// With the learned correction (`evalnet.txt`).
+    Net,
+    /// The pattern evaluation (`patterns.bin`, or the file `CHECKERS_ROBOT_PATTERNS` names).
+    Patterns,
+}
+
 #[derive(clap::Args, Debug)]
 struct SelfplayArgs {
     #[arg(long)]
@@ -94,11 +105,11 @@ struct SelfplayArgs {
     #[arg(long, default_value_t = 10_000)]
     games: usize,
     /// Alpha-beta's depth for each move.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 6)]
     depth: u32,
-    /// The engine that plays: `linear`, `net` (the learned correction) or `patterns`.
-    #[arg(long, default_value = "net")]
-    eval: String,
+    /// The evaluation the games are played with.
+    #[arg(long, value_enum, default_value_t = Engine::Net)]
+    eval: Engine,
     /// Decides a game once its position has this many pieces or fewer (0: never).
     #[arg(long, default_value_t = 5)]
     endgame: u32,
@@ -184,22 +195,21 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     let mut cfg = SelfPlayConfig::new(a.games, a.depth, a.seed);
     cfg.threads = a.threads.max(1);
     cfg.explore = a.explore.clamp(0.0, 1.0);
-    cfg.engine = match a.eval.as_str() {
-        "linear" => AlphaBeta::new,
-        "net" => || match search::alphabeta::net::built_in() {
+    // Checked here, so that a broken evaluation is an error rather than a silent fallback in
+    // the engine below.
+    search::alphabeta::net::built_in()?;
+    search::alphabeta::patterns::built_in()?;
+    cfg.engine = match a.eval {
+        Engine::Linear => AlphaBeta::new,
+        Engine::Net => || match search::alphabeta::net::built_in() {
             Ok(net) => AlphaBeta::new().with_net(net),
             Err(_) => AlphaBeta::new(),
         },
-        "patterns" => || match search::alphabeta::patterns::built_in() {
+        Engine::Patterns => || match search::alphabeta::patterns::built_in() {
             Ok(p) => AlphaBeta::new().with_patterns(p),
             Err(_) => AlphaBeta::new(),
         },
-        other => bail!("--eval must be linear, net or patterns, not {other:?}"),
     };
-    // The built-in evaluations are compiled in; check them here so that a broken one is an
-    // error rather than a silent fallback.
-    search::alphabeta::net::built_in()?;
-    search::alphabeta::patterns::built_in()?;
     if a.endgame > 0 {
         cfg.endgame = Some(search::endgame::shared(a.endgame, cfg.threads));
     }
