@@ -192,7 +192,7 @@ fn data(cfg: DataConfig, out: PathBuf) -> Result<()> {
 }
 
 fn selfplay(a: SelfplayArgs) -> Result<()> {
-    let mut cfg = SelfPlayConfig::new(a.games, a.depth, a.seed);
+    let mut cfg = SelfPlayConfig::new(a.depth, a.seed);
     cfg.threads = a.threads.max(1);
     cfg.explore = a.explore.clamp(0.0, 1.0);
     // Checked here, so that a broken evaluation is an error rather than a silent fallback in
@@ -217,9 +217,9 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     let mut file = BufWriter::new(file);
     write_header(&mut file).with_context(|| format!("writing {}", a.out.display()))?;
     let writer = Mutex::new((file, 0usize, None::<std::io::Error>));
-    let pb = bar(cfg.games as u64, "games");
+    let pb = bar(a.games as u64, "games");
     let started = Instant::now();
-    play_games(&cfg, |records| {
+    play_games(&cfg, a.games, |records| {
         if let Ok(mut w) = writer.lock() {
             let (file, count, error) = &mut *w;
             if error.is_none() {
@@ -243,7 +243,7 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
         .with_context(|| format!("writing {}", a.out.display()))?;
     println!(
         "{count} positions from {} games in {:.0} s -> {}",
-        cfg.games,
+        a.games,
         started.elapsed().as_secs_f64(),
         a.out.display()
     );

@@ -1,25 +1,18 @@
 //! Fast self-play for the pattern evaluation: alpha-beta at a small fixed depth against
-//! itself, from the start and the built-in openings, with a random move now and then early in
-//! the game so that no two games are alike. Every quiet position (the side to move has no
-//! capture) is kept with the game's result. A game is decided as soon as the endgame database
-//! knows its position, so the results of the endings are exact.
+//! itself (`search::selfplay`). Every quiet position (the side to move has no capture) is kept
+//! with the game's result.
 //!
 //! Stored as a header line, then 14 bytes a position: the White, Black and king squares as
 //! 32-bit masks in PDN numbering, the side to move, and the result for White.
 
 use std::io::{Read, Write};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
 use draughts::position::{bitboard_to_numbered, numbered_to_bitboard};
-use draughts::{Color, Game, GameResult, Position};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-use search::alphabeta::AlphaBeta;
-use search::endgame::{EndgameDb, Outcome};
-use search::openings::built_in;
-use search::{Control, Limits, Planner};
+use draughts::{Color, Game, Position};
+pub use search::selfplay::SelfPlayConfig;
+use search::selfplay::{self, Recorder};
+use search::Decision;
 
 const HEADER: &[u8] = b"selfplay 1\n";
 const RECORD: usize = 14;
@@ -35,11 +28,7 @@ pub struct Record {
 impl Record {
     /// The side to move's expected score: the training target.
     pub fn target(&self) -> f32 {
-        let white = f32::from(self.white_points) / 2.0;
-        match self.pos.side_to_move() {
-            Color::White => white,
-            Color::Black => 1.0 - white,
-        }
+        selfplay::score_of(self.pos.side_to_move(), self.white_points)
     }
 
     fn to_bytes(self) -> [u8; RECORD] {
@@ -143,129 +132,28 @@ pub fn read_records(path: &Path) -> Result<Vec<Record>, RecordError> {
         .collect()
 }
 
-#[derive(Clone, Debug)]
-pub struct SelfPlayConfig {
-    pub games: usize,
-    /// Alpha-beta's depth for each move.
-    pub depth: u32,
-    /// In the first `random_plies` plies after the opening, each move is random with
-    /// probability `explore`.
-    pub random_plies: usize,
-    pub explore: f32,
-    pub threads: usize,
-    pub seed: u64,
-    pub max_plies: usize,
-    /// The engine that plays (alpha-beta with or without the learned evaluations).
-    pub engine: fn() -> AlphaBeta,
-    /// Decides games as soon as it knows their position.
-    pub endgame: Option<Arc<EndgameDb>>,
-}
+/// Keeps a game's quiet positions (the side to move has no capture) for its result.
+struct Quiet(Vec<Position>);
 
-impl SelfPlayConfig {
-    pub fn new(games: usize, depth: u32, seed: u64) -> SelfPlayConfig {
-        SelfPlayConfig {
-            games,
-            depth,
-            random_plies: 20,
-            explore: 0.1,
-            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            seed,
-            max_plies: 300,
-            engine: AlphaBeta::new,
-            endgame: None,
-        }
-    }
-}
-
-/// Plays `cfg.games` games; `on_game` receives each game's positions as it ends.
-pub fn play_games(cfg: &SelfPlayConfig, on_game: impl Fn(Vec<Record>) + Sync) {
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.threads.max(1) {
-            scope.spawn(|| {
-                let mut ab = (cfg.engine)();
-                if let Some(db) = &cfg.endgame {
-                    ab = ab.with_endgame(db.clone());
-                }
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= cfg.games {
-                        break;
-                    }
-                    on_game(play_game(&mut ab, cfg, i));
-                }
-            });
-        }
-    });
-}
-
-/// White's doubled points if the database knows `pos`.
-fn adjudicate(db: Option<&EndgameDb>, pos: &Position) -> Option<u8> {
-    let mover_points = match db?.probe(pos)? {
-        Outcome::Win(_) => 2,
-        Outcome::Draw => 1,
-        Outcome::Loss(_) => 0,
-    };
-    Some(match pos.side_to_move() {
-        Color::White => mover_points,
-        Color::Black => 2 - mover_points,
-    })
-}
-
-fn play_game(ab: &mut AlphaBeta, cfg: &SelfPlayConfig, i: usize) -> Vec<Record> {
-    let openings = built_in();
-    let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-    let mut game = if i.is_multiple_of(4) || openings.is_empty() {
-        Game::new()
-    } else {
-        openings[rng.random_range(0..openings.len())].game()
-    };
-    let start = game.ply_count();
-    let limits = Limits {
-        depth: Some(cfg.depth.max(1)),
-        ..Limits::default()
-    };
-    let control = Control::default();
-    let mut quiet = Vec::new();
-    let mut decided = None;
-    while !game.result().is_over() && game.ply_count() < cfg.max_plies {
+impl Recorder for Quiet {
+    type Output = Vec<Record>;
+    fn ply(&mut self, game: &Game, _: Option<&Decision>) {
         let pos = *game.position();
-        if let Some(points) = adjudicate(cfg.endgame.as_deref(), &pos) {
-            decided = Some(points);
-            break;
-        }
-        let moves = game.legal_moves();
-        if moves.first().is_some_and(|m| !m.is_capture()) {
-            quiet.push(pos);
-        }
-        let explore = game.ply_count() < start + cfg.random_plies
-            && moves.len() > 1
-            && rng.random::<f32>() < cfg.explore;
-        let mv = if explore {
-            moves[rng.random_range(0..moves.len())]
-        } else {
-            match ab.choose(&game, &limits, &control) {
-                Ok(decision) => decision.best,
-                Err(_) => break,
-            }
-        };
-        if game.play(&mv).is_err() {
-            break;
+        if pos.legal_moves().first().is_some_and(|m| !m.is_capture()) {
+            self.0.push(pos);
         }
     }
-    let white_points = decided.unwrap_or(match game.result() {
-        GameResult::Win {
-            winner: Color::White,
-            ..
-        } => 2,
-        GameResult::Win { .. } => 0,
-        // A draw by the rules, or a game cut at `max_plies`.
-        _ => 1,
-    });
-    quiet
-        .into_iter()
-        .map(|pos| Record { pos, white_points })
-        .collect()
+    fn finish(self, white_points: u8) -> Vec<Record> {
+        self.0
+            .into_iter()
+            .map(|pos| Record { pos, white_points })
+            .collect()
+    }
+}
+
+/// Plays `games` games; `on_game` receives each game's quiet positions as it ends.
+pub fn play_games(cfg: &SelfPlayConfig, games: usize, on_game: impl Fn(Vec<Record>) + Sync) {
+    selfplay::play_games(cfg, 0..games, |_| Quiet(Vec::new()), on_game);
 }
 
 #[cfg(test)]
@@ -274,11 +162,11 @@ mod tests {
 
     #[test]
     fn games_give_quiet_positions_that_round_trip() {
-        let mut cfg = SelfPlayConfig::new(3, 2, 7);
+        let mut cfg = SelfPlayConfig::new(2, 7);
         cfg.threads = 1;
         cfg.max_plies = 60;
         let all = std::sync::Mutex::new(Vec::new());
-        play_games(&cfg, |r| all.lock().expect("lock").extend(r));
+        play_games(&cfg, 3, |r| all.lock().expect("lock").extend(r));
         let records = all.into_inner().expect("lock");
         assert!(records.len() > 30, "{} positions", records.len());
         for r in &records {

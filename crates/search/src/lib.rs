@@ -28,6 +28,7 @@ pub mod minimax;
 pub mod openings;
 mod planner;
 pub mod random;
+pub mod selfplay;
 pub mod spec;
 pub mod tune;
 pub mod zero;

@@ -6,7 +6,7 @@ use clap::{Parser, Subcommand};
 use zero::Shape;
 use zero_train::run::{refresh_cards, run, warm_start, RunConfig, WarmRun};
 use zero_train::train::TrainConfig;
-use zero_train::warm::WarmConfig;
+use zero_train::warm::{Eval, WarmConfig};
 
 #[derive(Parser)]
 #[command(about = "Trains the AlphaZero planner's network generations by self-play")]
@@ -48,8 +48,27 @@ struct WarmArgs {
     /// Weight of the game's result in the value target (the rest is alpha-beta's value).
     #[arg(long, default_value_t = 0.5)]
     result_weight: f32,
+    /// Alpha-beta's evaluation: the linear one, or the pattern evaluation master uses.
+    #[arg(long, value_enum, default_value_t = EvalArg::Patterns)]
+    eval: EvalArg,
+    /// Endgame database (pieces, 0 for none) alpha-beta labels and plays its endings with.
+    #[arg(long, default_value_t = 5)]
+    endgame: u32,
+    /// Games labelled and saved together (a stopped labelling resumes at the first chunk not
+    /// saved).
+    #[arg(long, default_value_t = 100)]
+    chunk: usize,
+    /// Lower the learning rate along a cosine to a tenth of it by the last step.
+    #[arg(long)]
+    cosine: bool,
     #[command(flatten)]
     common: Common,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum EvalArg {
+    Linear,
+    Patterns,
 }
 
 /// Training and gating options shared by `run` and `warm`.
@@ -88,6 +107,7 @@ impl Common {
             batch: self.batch.max(1),
             learning_rate: self.learning_rate,
             weight_decay: self.weight_decay,
+            cosine: false,
         }
     }
 }
@@ -191,13 +211,23 @@ fn warm_command(a: WarmArgs) -> anyhow::Result<()> {
         anyhow::bail!("games, depth and gate-games must be at least 1");
     }
     let c = &a.common;
-    let mut warm = WarmConfig::new(a.games, a.depth, c.seed);
+    let mut warm = WarmConfig::new(a.games, a.depth, c.seed).with_eval(match a.eval {
+        EvalArg::Linear => Eval::Linear,
+        EvalArg::Patterns => Eval::Patterns,
+    })?;
     warm.result_weight = a.result_weight.clamp(0.0, 1.0);
+    warm.chunk = a.chunk.max(1);
+    if a.endgame > 0 {
+        warm.play.endgame = Some(search::endgame::shared(a.endgame, warm.play.threads));
+    }
     let gen = warm_start(&WarmRun {
         out: a.out.clone(),
         shape: shape(a.blocks, a.filters)?,
         warm,
-        train: c.train(),
+        train: TrainConfig {
+            cosine: a.cosine,
+            ..c.train()
+        },
         window: c.window.max(1),
         gate_games: c.gate_games,
         gate_sims: c.gate_sims.max(1),

@@ -65,15 +65,7 @@ pub fn push_round(out: &Path, samples: &[Sample], window: usize) -> Result<(), R
     std::fs::create_dir_all(&dir).map_err(io(&dir))?;
     let existing = rounds(&dir);
     let next = existing.last().map_or(0, |r| r + 1);
-    let file = round_file(&dir, next);
-    let tmp = file.with_extension("tmp");
-    {
-        let f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-        let mut w = BufWriter::new(f);
-        write_samples(&mut w, samples).map_err(io(&tmp))?;
-        w.flush().map_err(io(&tmp))?;
-    }
-    std::fs::rename(&tmp, &file).map_err(io(&file))?;
+    write_file(&round_file(&dir, next), samples)?;
     let keep = window.max(1);
     let all = rounds(&dir);
     for r in &all[..all.len().saturating_sub(keep)] {
@@ -120,6 +112,26 @@ fn write_samples(w: &mut impl Write, samples: &[Sample]) -> std::io::Result<()> 
         w.write_all(&s.value.to_le_bytes())?;
     }
     Ok(())
+}
+
+/// Writes `samples` to `file` (through a temporary file, so that a stopped run never leaves a
+/// cut one), making its folder if needed.
+pub fn write_file(file: &Path, samples: &[Sample]) -> Result<(), ReplayError> {
+    let io = |file: &Path| {
+        let file = file.to_path_buf();
+        move |source| ReplayError::Io { file, source }
+    };
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
+    }
+    let tmp = file.with_extension("tmp");
+    {
+        let f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+        let mut w = BufWriter::new(f);
+        write_samples(&mut w, samples).map_err(io(&tmp))?;
+        w.flush().map_err(io(&tmp))?;
+    }
+    std::fs::rename(&tmp, file).map_err(io(file))
 }
 
 pub fn read_file(file: &Path) -> Result<Vec<Sample>, ReplayError> {

@@ -13,7 +13,7 @@ use zero::{generation_file, Model, Net, Shape};
 
 use crate::games::{play, PlayConfig, Sample};
 use crate::replay::{load_window, push_round};
-use crate::train::{train, Losses, TrainConfig};
+use crate::train::{train, train_from, Losses, TrainConfig};
 use crate::warm::{label_games, WarmConfig};
 
 #[derive(Clone, Debug)]
@@ -346,31 +346,107 @@ pub struct WarmRun {
     pub quiet: bool,
 }
 
+/// Where a warm start's training is checkpointed, and how far it got.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+struct Checkpoint {
+    /// The generation being trained, the labels' and the training's settings: a checkpoint
+    /// made with others is not resumed.
+    from_generation: u32,
+    samples: usize,
+    steps: usize,
+    /// Steps done.
+    step: usize,
+}
+
+const CHECKPOINT_EVERY: usize = 500;
+
+fn checkpoint_files(out: &Path) -> (PathBuf, PathBuf) {
+    let dir = out.join("warm");
+    (dir.join("checkpoint.bpk"), dir.join("checkpoint.yaml"))
+}
+
+/// The network and step of a checkpoint made by the same warm start, if there is one.
+fn resume_checkpoint(
+    out: &Path,
+    want: &Checkpoint,
+    device: &burn::prelude::Device,
+) -> Option<(Net, usize)> {
+    let (net_file, card_file) = checkpoint_files(out);
+    let text = std::fs::read_to_string(&card_file).ok()?;
+    let found: Checkpoint = serde_yaml::from_str(&text).ok()?;
+    let settings = |c: &Checkpoint| (c.from_generation, c.samples, c.steps);
+    if settings(&found) != settings(want) {
+        return None;
+    }
+    match zero::model::load_net(&net_file, device) {
+        Ok(net) => Some((net, found.step)),
+        Err(e) => {
+            tracing::warn!("training from the start, the checkpoint does not load: {e}");
+            None
+        }
+    }
+}
+
+fn save_checkpoint(out: &Path, net: &Net, at: &Checkpoint) -> anyhow::Result<()> {
+    let (net_file, card_file) = checkpoint_files(out);
+    if let Some(dir) = net_file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    Model::from_net(net.clone()).save(&net_file)?;
+    std::fs::write(&card_file, serde_yaml::to_string(at)?)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", card_file.display()))
+}
+
 /// Trains the last generation on positions labelled by alpha-beta and gates the result against
-/// it; returns the new generation. The positions stay in the replay window either way.
+/// it; returns the new generation. The positions stay in the replay window either way. The
+/// labels are saved chunk by chunk and the training every 500 steps, under `out/warm`, so a
+/// stopped warm start resumes where it was.
 pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
-    let gen = last_or_random(&cfg.out, cfg.shape, cfg.warm.seed)?;
+    let gen = last_or_random(&cfg.out, cfg.shape, cfg.warm.play.seed)?;
     let current = zero::load_generation(&cfg.out, gen)?;
     let elo = read_card(&cfg.out, gen).map(|c| c.elo).unwrap_or(0.0);
     let t = Instant::now();
     let b = bar(cfg.warm.games as u64, "alpha-beta", cfg.quiet);
-    let samples = label_games(&cfg.warm, || b.inc(1));
+    let samples = label_games(&cfg.warm, &cfg.out, || b.inc(1));
     b.finish_and_clear();
     let label_s = t.elapsed().as_secs_f64();
     tracing::info!(
         "{} positions from {} alpha-beta games at depth {} in {label_s:.0} s",
         samples.len(),
         cfg.warm.games,
-        cfg.warm.depth
+        cfg.warm.play.depth
     );
     persist_round(&cfg.out, &samples, cfg.window);
     let t = Instant::now();
     let device = zero::model::cpu().autodiff();
-    let net: Net = zero::model::load_net(&generation_file(&cfg.out, gen), &device)?;
+    let mut at = Checkpoint {
+        from_generation: gen,
+        samples: samples.len(),
+        steps: cfg.train.steps,
+        step: 0,
+    };
+    let (net, first) = match resume_checkpoint(&cfg.out, &at, &device) {
+        Some((net, step)) => {
+            tracing::info!("resuming the training at step {step} from its checkpoint");
+            (net, step)
+        }
+        None => (
+            zero::model::load_net(&generation_file(&cfg.out, gen), &device)?,
+            0,
+        ),
+    };
     let b = bar(cfg.train.steps as u64, "train", cfg.quiet);
-    let (net, losses) = train(net, &[&samples], &cfg.train, cfg.warm.seed, |_, l| {
+    b.set_position(first as u64);
+    let seed = cfg.warm.play.seed ^ first as u64;
+    let (net, losses) = train_from(net, &[&samples], &cfg.train, seed, first, |step, l, net| {
         b.inc(1);
         b.set_message(format!("value {:.3} policy {:.3}", l.value, l.policy));
+        if (step + 1) % CHECKPOINT_EVERY == 0 && step + 1 < cfg.train.steps {
+            at.step = step + 1;
+            if let Err(e) = save_checkpoint(&cfg.out, net, &at) {
+                tracing::warn!("no checkpoint at step {}: {e}", step + 1);
+            }
+        }
     });
     b.finish_and_clear();
     let training_s = t.elapsed().as_secs_f64();
@@ -380,19 +456,23 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
         &current,
         cfg.gate_games,
         cfg.gate_sims,
-        cfg.warm.seed,
+        cfg.warm.play.seed,
         cfg.quiet,
     );
     tracing::info!(
         "warm-started candidate against generation {gen}: {}",
         tally.summary()
     );
+    let (net_file, card_file) = checkpoint_files(&cfg.out);
+    let _ = std::fs::remove_file(net_file);
+    let _ = std::fs::remove_file(card_file);
     if !accepted(&tally, cfg.accept) {
         anyhow::bail!(
             "the warm-started candidate did not beat generation {gen} ({}); its positions stay in the replay window",
             tally.summary()
         );
     }
+    let p = &cfg.warm.play;
     save_generation(
         &cfg.out,
         &candidate,
@@ -405,8 +485,14 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
             ..Card::gated(
                 gen + 1,
                 format!(
-                    "warm start: {} alpha-beta games at depth {}",
-                    cfg.warm.games, cfg.warm.depth
+                    "warm start: {} alpha-beta games at depth {} ({} evaluation{})",
+                    cfg.warm.games,
+                    p.depth,
+                    cfg.warm.eval.name(),
+                    p.endgame
+                        .as_ref()
+                        .map(|db| format!(", {}-piece database", db.max_pieces()))
+                        .unwrap_or_default()
                 ),
                 &candidate,
                 &tally,
@@ -433,4 +519,38 @@ pub fn refresh_cards(out: &Path) -> anyhow::Result<Vec<Card>> {
         cards.push(card);
     }
     Ok(cards)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_resumes_only_the_same_warm_start() {
+        let dir = tempfile::tempdir().expect("dir");
+        let device = zero::model::cpu().autodiff();
+        let shape = Shape {
+            blocks: 1,
+            filters: 4,
+        };
+        let net = Model::random(shape, 3).net().clone();
+        let at = Checkpoint {
+            from_generation: 2,
+            samples: 100,
+            steps: 1000,
+            step: 500,
+        };
+        save_checkpoint(dir.path(), &net, &at).expect("saved");
+        let want = Checkpoint {
+            step: 0,
+            ..at.clone()
+        };
+        let (_, step) = resume_checkpoint(dir.path(), &want, &device).expect("resumes");
+        assert_eq!(step, 500);
+        let other = Checkpoint {
+            samples: 101,
+            ..want
+        };
+        assert!(resume_checkpoint(dir.path(), &other, &device).is_none());
+    }
 }

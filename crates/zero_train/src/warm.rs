@@ -1,134 +1,179 @@
-//! The warm start: positions from alpha-beta's games against itself, each labelled by the search
-//! that played it. The policy target is the move alpha-beta chose; the value target blends
-//! alpha-beta's win probability with the game's result. A few random moves early in each game
-//! (and the built-in openings) keep the games apart.
+//! The warm start: positions from alpha-beta's games against itself (`search::selfplay`), each
+//! labelled by the search that played it. The policy target is the move alpha-beta chose; the
+//! value target blends alpha-beta's win probability with the game's result.
+//!
+//! The games are labelled in chunks, each saved under `<out>/warm/` as it is done, so that a
+//! stopped labelling resumes at the first chunk not on disk.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use draughts::{Color, Game, GameResult};
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use draughts::{Color, Game};
 use search::alphabeta::AlphaBeta;
-use search::openings::built_in;
-use search::{Control, Limits, Planner};
+use search::selfplay::{play_games, score_of, Recorder, SelfPlayConfig};
+use search::Decision;
 use zero::encode::{action_for, encode};
 
 use crate::games::Sample;
+use crate::replay::{read_file, write_file};
 
-#[derive(Clone, Copy, Debug)]
+/// The evaluation alpha-beta labels with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Eval {
+    Linear,
+    Patterns,
+}
+
+impl Eval {
+    pub fn name(self) -> &'static str {
+        match self {
+            Eval::Linear => "linear",
+            Eval::Patterns => "patterns",
+        }
+    }
+
+    fn engine(self) -> fn() -> AlphaBeta {
+        match self {
+            Eval::Linear => AlphaBeta::new,
+            Eval::Patterns => || match search::alphabeta::patterns::built_in() {
+                Ok(p) => AlphaBeta::new().with_patterns(p),
+                Err(_) => AlphaBeta::new(),
+            },
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
 pub struct WarmConfig {
     pub games: usize,
-    /// Alpha-beta's depth for each move.
-    pub depth: u32,
-    /// In the first `random_plies` plies after the opening, each move is random with
-    /// probability `explore`.
-    pub random_plies: usize,
-    pub explore: f32,
+    /// Games labelled (and saved) together.
+    pub chunk: usize,
+    pub eval: Eval,
     /// Weight of the game's result in the value target (the rest is the search's value).
     pub result_weight: f32,
-    pub threads: usize,
-    pub seed: u64,
-    pub max_plies: usize,
+    /// The games: depth, openings, random moves, threads, seed, endgame database.
+    pub play: SelfPlayConfig,
 }
 
 impl WarmConfig {
     pub fn new(games: usize, depth: u32, seed: u64) -> WarmConfig {
+        let mut play = SelfPlayConfig::new(depth, seed);
+        play.random_plies = 16;
+        // The network plays its endings without the database, so it must learn them.
+        play.stop_when_decided = false;
         WarmConfig {
             games,
-            depth,
-            random_plies: 16,
-            explore: 0.1,
+            chunk: 100,
+            eval: Eval::Linear,
             result_weight: 0.5,
-            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            seed,
-            max_plies: 300,
+            play,
         }
+    }
+
+    /// The engine that labels, with the database, if any, checked to load.
+    pub fn with_eval(
+        mut self,
+        eval: Eval,
+    ) -> Result<WarmConfig, search::alphabeta::patterns::PatternError> {
+        if eval == Eval::Patterns {
+            search::alphabeta::patterns::built_in()?;
+        }
+        self.eval = eval;
+        self.play.engine = eval.engine();
+        Ok(self)
+    }
+
+    /// A chunk's file: the settings that made it are in its name, so that other settings never
+    /// resume from it.
+    fn chunk_file(&self, out: &Path, k: usize) -> PathBuf {
+        let p = &self.play;
+        out.join("warm").join(format!(
+            "d{}-{}-e{}-s{}-c{}-{k}.bin",
+            p.depth,
+            self.eval.name(),
+            p.endgame.as_ref().map_or(0, |db| db.max_pieces()),
+            p.seed,
+            self.chunk.max(1),
+        ))
     }
 }
 
-/// Plays and labels `cfg.games` games; `on_game` is called as each ends.
-pub fn label_games(cfg: &WarmConfig, on_game: impl Fn() + Sync) -> Vec<Sample> {
-    let next = AtomicUsize::new(0);
-    let all = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.threads.max(1) {
-            scope.spawn(|| {
-                let mut ab = AlphaBeta::new();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= cfg.games {
-                        break;
-                    }
-                    let samples = label_game(&mut ab, cfg, i);
-                    if let Ok(mut all) = all.lock() {
-                        all.extend(samples);
-                    }
-                    on_game();
-                }
-            });
-        }
-    });
-    all.into_inner().unwrap_or_default()
+/// Labels one game's positions: those with a choice, for the side to move.
+struct Labels {
+    pending: Vec<(Color, Sample)>,
+    result_weight: f32,
 }
 
-fn label_game(ab: &mut AlphaBeta, cfg: &WarmConfig, i: usize) -> Vec<Sample> {
-    let openings = built_in();
-    let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-    let mut game = if i.is_multiple_of(2) || openings.is_empty() {
-        Game::new()
-    } else {
-        openings[(i / 2) % openings.len()].game()
-    };
-    let start = game.ply_count();
-    let limits = Limits {
-        depth: Some(cfg.depth.max(1)),
-        ..Limits::default()
-    };
-    let control = Control::default();
-    let mut pending: Vec<(Color, Sample)> = Vec::new();
-    while !game.result().is_over() && game.ply_count() < cfg.max_plies {
-        let moves = game.legal_moves();
-        let Ok(decision) = ab.choose(&game, &limits, &control) else {
-            break;
-        };
+impl Recorder for Labels {
+    type Output = Vec<Sample>;
+
+    fn ply(&mut self, game: &Game, decision: Option<&Decision>) {
+        let Some(d) = decision else { return };
         let mover = game.position().side_to_move();
-        if moves.len() > 1 {
-            pending.push((
-                mover,
-                Sample {
-                    input: encode(&game),
-                    policy: vec![(action_for(mover, &decision.best) as u16, 1.0)],
-                    value: (2.0 * decision.win_probability - 1.0) as f32,
-                },
-            ));
-        }
-        let explore = game.ply_count() < start + cfg.random_plies
-            && moves.len() > 1
-            && rng.random::<f32>() < cfg.explore;
-        let mv = if explore {
-            moves[rng.random_range(0..moves.len())]
-        } else {
-            decision.best
-        };
-        if game.play(&mv).is_err() {
-            break;
-        }
+        self.pending.push((
+            mover,
+            Sample {
+                input: encode(game),
+                policy: vec![(action_for(mover, &d.best) as u16, 1.0)],
+                value: (2.0 * d.win_probability - 1.0) as f32,
+            },
+        ));
     }
-    let result = game.result();
-    let w = cfg.result_weight.clamp(0.0, 1.0);
-    pending
-        .into_iter()
-        .map(|(colour, mut s)| {
-            let z = match result {
-                GameResult::Win { winner, .. } if winner == colour => 1.0,
-                GameResult::Win { .. } => -1.0,
-                _ => 0.0,
-            };
-            s.value = (1.0 - w) * s.value + w * z;
-            s
-        })
-        .collect()
+
+    fn finish(self, white_points: u8) -> Vec<Sample> {
+        let w = self.result_weight.clamp(0.0, 1.0);
+        self.pending
+            .into_iter()
+            .map(|(colour, mut s)| {
+                let z = 2.0 * score_of(colour, white_points) - 1.0;
+                s.value = (1.0 - w) * s.value + w * z;
+                s
+            })
+            .collect()
+    }
+}
+
+/// Plays and labels `cfg.games` games, chunk by chunk, reading the chunks already under
+/// `out/warm` instead of playing them again; `on_game` is called as each game ends (or for
+/// each game of a chunk read back).
+pub fn label_games(cfg: &WarmConfig, out: &Path, on_game: impl Fn() + Sync) -> Vec<Sample> {
+    let chunk = cfg.chunk.max(1);
+    let mut all = Vec::new();
+    for k in 0..cfg.games.div_ceil(chunk) {
+        let games = k * chunk..((k + 1) * chunk).min(cfg.games);
+        let file = cfg.chunk_file(out, k);
+        if file.is_file() {
+            match read_file(&file) {
+                Ok(samples) => {
+                    all.extend(samples);
+                    games.for_each(|_| on_game());
+                    continue;
+                }
+                Err(e) => tracing::warn!("labelling that chunk again: {e}"),
+            }
+        }
+        let labelled = Mutex::new(Vec::new());
+        play_games(
+            &cfg.play,
+            games,
+            |_| Labels {
+                pending: Vec::new(),
+                result_weight: cfg.result_weight,
+            },
+            |samples| {
+                if let Ok(mut l) = labelled.lock() {
+                    l.extend(samples);
+                }
+                on_game();
+            },
+        );
+        let samples = labelled.into_inner().unwrap_or_default();
+        if let Err(e) = write_file(&file, &samples) {
+            tracing::warn!("a labelled chunk was not saved (a stopped run labels it again): {e}");
+        }
+        all.extend(samples);
+    }
+    all
 }
 
 #[cfg(test)]
@@ -137,16 +182,28 @@ mod tests {
     use zero::encode::ACTIONS;
 
     #[test]
-    fn labelled_positions_carry_alpha_beta_moves() {
-        let mut cfg = WarmConfig::new(2, 2, 5);
-        cfg.max_plies = 30;
-        cfg.threads = 1;
-        let samples = label_games(&cfg, || {});
-        assert!(samples.len() > 20, "{} samples", samples.len());
+    fn labelled_positions_carry_alpha_beta_moves_and_resume_from_disk() {
+        let dir = tempfile::tempdir().expect("dir");
+        let mut cfg = WarmConfig::new(3, 2, 5);
+        cfg.chunk = 2;
+        cfg.play.max_plies = 30;
+        cfg.play.threads = 1;
+        let samples = label_games(&cfg, dir.path(), || {});
+        assert!(samples.len() > 30, "{} samples", samples.len());
         for s in &samples {
             assert_eq!(s.policy.len(), 1);
             assert!((s.policy[0].0 as usize) < ACTIONS);
             assert!((-1.0..=1.0).contains(&s.value));
         }
+        // Both chunks are on disk; a second call reads them instead of playing.
+        assert!(cfg.chunk_file(dir.path(), 1).is_file());
+        let played = std::sync::atomic::AtomicUsize::new(0);
+        cfg.play.engine =
+            || -> AlphaBeta { panic!("the chunks on disk are read, not played again") };
+        let again = label_games(&cfg, dir.path(), || {
+            played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert_eq!(again.len(), samples.len());
+        assert_eq!(played.into_inner(), 3);
     }
 }

@@ -13,6 +13,7 @@ fn tiny_training() -> TrainConfig {
         batch: 32,
         learning_rate: 1e-3,
         weight_decay: 1e-4,
+        cosine: false,
     }
 }
 
@@ -62,8 +63,8 @@ fn a_tiny_run_writes_loadable_generations() {
 fn a_tiny_warm_start_labels_positions_and_gates() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut warm = WarmConfig::new(2, 2, 4);
-    warm.max_plies = 24;
-    warm.threads = 1;
+    warm.play.max_plies = 24;
+    warm.play.threads = 1;
     let outcome = warm_start(&WarmRun {
         out: dir.path().to_path_buf(),
         shape: zero::Shape {
