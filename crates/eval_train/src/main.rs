@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use eval_train::data::{generate, read_samples, write_samples, DataConfig};
 use eval_train::model::{fit, linear_baseline, Encoded, FitConfig};
-use eval_train::patterns_fit::{fit as fit_patterns, loss as pattern_loss, PatternFitConfig};
+use eval_train::patterns_fit::{fit as fit_patterns, PatternFitConfig};
 use eval_train::selfplay::{play_games, read_records, write_header, write_records, SelfPlayConfig};
 use search::alphabeta::net::MAX_HIDDEN;
 use search::alphabeta::patterns::Patterns;
@@ -271,10 +271,9 @@ fn patterns_command(
     let split = records.len() - (records.len() as f64 * valid) as usize;
     let (train, held) = records.split_at(split);
     println!(
-        "{} training and {} validation positions; validation loss at the start {:.5}",
+        "{} training and {} validation positions",
         train.len(),
-        held.len(),
-        pattern_loss(&start, held)
+        held.len()
     );
     let pb = bar((train.len() * cfg.epochs) as u64, "positions");
     let fitted = fit_patterns(
@@ -293,11 +292,12 @@ fn patterns_command(
         },
     );
     pb.finish_and_clear();
-    std::fs::write(&out, fitted.to_bytes())
+    std::fs::write(&out, fitted.patterns.to_bytes())
         .with_context(|| format!("writing {}", out.display()))?;
     println!(
-        "pattern evaluation (validation loss {:.5}) -> {}",
-        pattern_loss(&fitted, held),
+        "pattern evaluation (validation loss {:.5}, {:.5} at the start) -> {}",
+        fitted.best_loss,
+        fitted.start_loss,
         out.display()
     );
     Ok(())

@@ -64,6 +64,14 @@ pub fn loss(patterns: &Patterns, records: &[Record]) -> f64 {
     total / records.len() as f64
 }
 
+/// What a fit found.
+pub struct Fitted {
+    /// The weights of the epoch with the lowest validation loss (the start's, if none beat it).
+    pub patterns: Patterns,
+    pub start_loss: f64,
+    pub best_loss: f64,
+}
+
 /// Trains `start` on `train`, reporting each epoch's losses (`valid` held out), and returns
 /// the weights of the epoch with the lowest validation loss.
 pub fn fit(
@@ -73,9 +81,10 @@ pub fn fit(
     cfg: &PatternFitConfig,
     mut on_batch: impl FnMut(usize),
     mut on_epoch: impl FnMut(Epoch),
-) -> Patterns {
+) -> Fitted {
     let mut model = start;
-    let mut best = (loss(&model, valid), model.clone());
+    let start_loss = loss(&model, valid);
+    let mut best = (start_loss, model.clone());
     let mut m = vec![0f32; N_WEIGHTS];
     let mut v = vec![0f32; N_WEIGHTS];
     let mut grad = vec![0f32; N_WEIGHTS];
@@ -128,7 +137,11 @@ pub fn fit(
             best = (valid_loss, model.clone());
         }
     }
-    best.1
+    Fitted {
+        patterns: best.1,
+        start_loss,
+        best_loss: best.0,
+    }
 }
 
 #[cfg(test)]
@@ -165,7 +178,9 @@ mod tests {
             ..PatternFitConfig::default()
         };
         let fitted = fit(start, &records, &records, &cfg, |_| {}, |_| {});
-        let after = loss(&fitted, &records);
+        let after = loss(&fitted.patterns, &records);
         assert!(after < 0.1 && after < before / 3.0, "{before} -> {after}");
+        assert_eq!(fitted.start_loss, before);
+        assert_eq!(fitted.best_loss, after);
     }
 }

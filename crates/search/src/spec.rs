@@ -59,7 +59,7 @@ impl Algorithm {
             ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
             Algorithm::Zero => &[
-                "gen", "time", "sims", "seed", "book", "ponder", "forced", "gumbel",
+                "gen", "time", "sims", "seed", "book", "ponder", "forced", "gumbel", "endgame",
             ],
         }
     }
@@ -118,7 +118,8 @@ pub struct PlannerSpec {
     /// Search threads (MCTS root parallelism, alpha-beta lazy SMP); `None` for the planner's
     /// default (MCTS 2, alpha-beta 1).
     pub threads: Option<usize>,
-    /// Alpha-beta reads an endgame database of up to this many pieces (0: none).
+    /// Alpha-beta and the AlphaZero planner read an endgame database of up to this many pieces
+    /// (0: none).
     pub endgame: u32,
     /// Alpha-beta adds the learned correction (`alphabeta::net`) to its evaluation.
     pub net: bool,
@@ -200,6 +201,13 @@ impl PlannerSpec {
                     let p = match self.forced {
                         Some(plies) => p.with_forced_plies(plies),
                         None => p,
+                    };
+                    let p = match self.endgame {
+                        0 => p,
+                        pieces => {
+                            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                            p.with_endgame(endgame::shared(pieces, cores))
+                        }
                     };
                     Box::new(p.with_gumbel(self.gumbel))
                 }

@@ -467,8 +467,14 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
     let _ = std::fs::remove_file(net_file);
     let _ = std::fs::remove_file(card_file);
     if !accepted(&tally, cfg.accept) {
+        // Kept, so that it can still be measured in other ways or trained on by self-play.
+        let kept = cfg.out.join("warm").join("rejected.bpk");
+        let kept = match candidate.save(&kept) {
+            Ok(()) => format!("it is kept in {}", kept.display()),
+            Err(e) => format!("it could not be kept: {e}"),
+        };
         anyhow::bail!(
-            "the warm-started candidate did not beat generation {gen} ({}); its positions stay in the replay window",
+            "the warm-started candidate did not beat generation {gen} ({}); {kept}; its positions stay in the replay window",
             tally.summary()
         );
     }

@@ -198,7 +198,7 @@ impl EndgameDb {
     }
 
     /// Every legal placement of `sig` with White to move: its index and position.
-    fn placements(&self, sig: Sig) -> impl Iterator<Item = (usize, Position)> + '_ {
+    pub(crate) fn placements(&self, sig: Sig) -> impl Iterator<Item = (usize, Position)> + '_ {
         (0..self.ix.table_len(sig)).filter_map(move |i| self.ix.position(sig, i).map(|p| (i, p)))
     }
 }

@@ -9,10 +9,11 @@ pub mod tree;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use draughts::Game;
+use draughts::{Game, GameResult, Move};
 use zero::encode::INPUT_LEN;
 use zero::{Model, ModelError};
 
+use crate::endgame::{EndgameDb, Outcome};
 use crate::planner::{moves_to_plan, win_probability_to_value};
 use crate::{Control, Decision, Limits, PlanError, Planner, Progress, SearchStats};
 pub use tree::{Gathered, Leaf, Puct, Tree, FORCED_PLIES};
@@ -78,6 +79,7 @@ pub struct ZeroPlanner {
     tree: Option<Tree>,
     puct: Puct,
     gumbel: bool,
+    endgame: Option<Arc<EndgameDb>>,
 }
 
 impl ZeroPlanner {
@@ -88,7 +90,17 @@ impl ZeroPlanner {
             tree: None,
             puct: Puct::default(),
             gumbel: false,
+            endgame: None,
         }
+    }
+
+    /// The same planner with an endgame database: in a position it knows, the planner plays
+    /// the database's best move; below the root, positions it knows are valued by it instead
+    /// of by the network.
+    pub fn with_endgame(mut self, db: Arc<EndgameDb>) -> ZeroPlanner {
+        self.endgame = Some(db);
+        self.tree = None;
+        self
     }
 
     /// The same planner choosing at the root by Gumbel sequential halving when it searches a
@@ -126,8 +138,36 @@ impl ZeroPlanner {
                 return tree;
             }
         }
-        Tree::new(game.clone(), self.puct)
+        Tree::new(game.clone(), self.puct).with_endgame(self.endgame.clone())
     }
+}
+
+/// The database's best move in `game`, if it knows the position, with the side to move's
+/// expected score: the quickest win, else a draw, else the longest loss.
+fn database_move(db: &EndgameDb, game: &Game, moves: &[Move]) -> Option<(Move, f64)> {
+    db.probe(game.position())?;
+    let mut best: Option<((u8, i32), Move)> = None;
+    for mv in moves {
+        let mut after = game.clone();
+        if after.play(mv).is_err() {
+            continue;
+        }
+        // Ranked by outcome (2 win, 1 draw, 0 loss), then by length as that outcome prefers.
+        let rank = match after.result() {
+            GameResult::Win { .. } => (2, 0),
+            GameResult::Draw(_) => (1, 0),
+            GameResult::Ongoing => match db.probe(after.position()) {
+                Some(Outcome::Loss(plies)) => (2, -i32::from(plies)),
+                Some(Outcome::Draw) | None => (1, 0),
+                Some(Outcome::Win(plies)) => (0, i32::from(plies)),
+            },
+        };
+        if best.is_none_or(|(r, _)| rank > r) {
+            best = Some((rank, *mv));
+        }
+    }
+    let ((outcome, _), mv) = best?;
+    Some((mv, f64::from(outcome) / 2.0))
 }
 
 impl Planner for ZeroPlanner {
@@ -143,6 +183,26 @@ impl Planner for ZeroPlanner {
     ) -> Result<Decision, PlanError> {
         let start = Instant::now();
         let moves = moves_to_plan(game)?;
+        if let Some((best, win_probability)) = self
+            .endgame
+            .as_deref()
+            .and_then(|db| database_move(db, game, &moves))
+        {
+            self.tree = None;
+            return Ok(Decision {
+                best,
+                value: win_probability_to_value(win_probability),
+                win_probability,
+                stats: SearchStats {
+                    depth: 1,
+                    seldepth: 1,
+                    nodes: moves.len() as u64,
+                    elapsed: start.elapsed(),
+                    pv: vec![best],
+                    ..SearchStats::default()
+                },
+            });
+        }
         let mut tree = self.tree_for(game);
         let reused = u64::from(tree.visits());
         let target = match (limits.sims, limits.time) {

@@ -158,3 +158,55 @@ fn a_budget_smaller_than_the_moves_still_halves_to_one() {
     let h = gumbel::Halving::new(&children, &[], 4);
     assert_eq!(h.remaining(), 4, "as many moves considered as simulations");
 }
+
+fn db3() -> Arc<crate::endgame::EndgameDb> {
+    Arc::new(crate::endgame::EndgameDb::build(3, 2))
+}
+
+#[test]
+fn with_a_database_it_plays_the_shortest_win() {
+    use crate::endgame::Outcome;
+    let db = db3();
+    // Two men against a lone king, won in more plies than a few visits could see.
+    let (pos, plies) = db
+        .placements([2, 0, 0, 1])
+        .find_map(|(_, p)| match db.probe(&p) {
+            Some(Outcome::Win(d)) if d >= 7 => Some((p, d)),
+            _ => None,
+        })
+        .expect("a long win");
+    let mut p = ZeroPlanner::new(small(), 0).with_endgame(Arc::clone(&db));
+    let limits = Limits {
+        sims: Some(8),
+        ..Limits::default()
+    };
+    let d = p
+        .choose(&Game::from_position(pos), &limits, &Control::default())
+        .expect("a move");
+    assert_eq!(d.win_probability, 1.0);
+    assert_eq!(
+        db.probe(&pos.after(&d.best)),
+        Some(Outcome::Loss(plies - 1))
+    );
+}
+
+#[test]
+fn a_walk_values_what_the_database_knows_without_the_network() {
+    // White's only move, the capture, leaves three pieces: the database's to value.
+    let game = Game::from_fen("W:W22:B18,K3,K4").expect("fen");
+    let db = db3();
+    let after = game.position().after(&game.legal_moves()[0]);
+    let known = match db.probe(&after).expect("three pieces") {
+        crate::endgame::Outcome::Loss(_) => 1.0,
+        crate::endgame::Outcome::Draw => 0.0,
+        crate::endgame::Outcome::Win(_) => -1.0,
+    };
+    let mut tree = Tree::new(game.clone(), Puct::default()).with_endgame(Some(db));
+    let mut input = vec![0.0f32; zero::encode::INPUT_LEN];
+    assert!(matches!(tree.gather(&mut input), Gathered::Terminal));
+    let (_, q) = tree.best().expect("the root was expanded");
+    assert!((q - known).abs() < 0.1, "{q} against {known}");
+    // Without the database the position after the capture goes to the network.
+    let mut plain = Tree::new(game, Puct::default());
+    assert!(matches!(plain.gather(&mut input), Gathered::Leaf(_)));
+}

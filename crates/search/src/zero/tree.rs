@@ -5,8 +5,12 @@
 //! position; the caller evaluates a batch of such leaves with the network and gives each its
 //! logits and value through [`Tree::expand`]. Game ends are backed up at once.
 
+use std::sync::Arc;
+
 use draughts::{Color, Game, GameResult, Move};
 use zero::encode::{encode_into, move_priors};
+
+use crate::endgame::{EndgameDb, Outcome};
 
 use super::gumbel::{ChildStats, Halving};
 
@@ -107,6 +111,8 @@ pub struct Tree {
     /// the schedule is made from them once the root is expanded.
     gumbel: Option<(u32, Vec<f32>)>,
     halving: Option<Halving>,
+    /// Positions it knows are valued by it, exactly, instead of by the network.
+    endgame: Option<Arc<EndgameDb>>,
 }
 
 fn terminal_value(game: &Game) -> Option<f32> {
@@ -121,6 +127,16 @@ fn terminal_value(game: &Game) -> Option<f32> {
     }
 }
 
+/// The database's value of `game`'s position for the side to move: a win or loss counts a
+/// little less the longer it takes, so that the search prefers the quicker win.
+fn database_value(db: Option<&EndgameDb>, game: &Game) -> Option<f32> {
+    Some(match db?.probe(game.position())? {
+        Outcome::Win(plies) => 1.0 - 0.001 * f32::from(plies),
+        Outcome::Draw => 0.0,
+        Outcome::Loss(plies) => -1.0 + 0.001 * f32::from(plies),
+    })
+}
+
 impl Tree {
     /// A tree with only the root, the game's current position.
     pub fn new(game: Game, puct: Puct) -> Tree {
@@ -131,7 +147,25 @@ impl Tree {
             in_flight: 0,
             gumbel: None,
             halving: None,
+            endgame: None,
         }
+    }
+
+    /// The same tree valuing the positions below its root that `db` knows by `db`: they become
+    /// leaves with the exact value, and the network is not asked.
+    pub fn with_endgame(mut self, db: Option<Arc<EndgameDb>>) -> Tree {
+        self.endgame = db;
+        self
+    }
+
+    /// The value of the game at the end of a walk of `played` moves, if it needs no network:
+    /// the game is over, or (below the root) the database knows the position.
+    fn known_value(&self, played: usize) -> Option<f32> {
+        terminal_value(&self.game).or_else(|| {
+            (played > 0)
+                .then(|| database_value(self.endgame.as_deref(), &self.game))
+                .flatten()
+        })
     }
 
     /// Chooses at the root by Gumbel sequential halving over the next `budget` simulations
@@ -257,7 +291,7 @@ impl Tree {
             if !node.expanded {
                 if node.pending
                     || forced >= self.puct.forced_plies
-                    || terminal_value(&self.game).is_some()
+                    || self.known_value(played).is_some()
                     || !self.expand_forced(n)
                 {
                     break;
@@ -291,7 +325,7 @@ impl Tree {
         } else if self.nodes[n as usize].pending {
             self.undo_virtual_loss(n);
             Gathered::Busy
-        } else if let Some(v) = terminal_value(&self.game) {
+        } else if let Some(v) = self.known_value(played) {
             self.nodes[n as usize].terminal = Some(v);
             self.nodes[n as usize].expanded = true;
             self.backup(n, v);
@@ -447,8 +481,12 @@ impl Tree {
         if game.play(mv).is_err() {
             return false;
         }
-        let Some(child) = child.filter(|&c| !self.nodes[c].pending) else {
-            *self = Tree::new(game, self.puct);
+        // A leaf the database valued has no children to keep, and as a root it must be
+        // searched, not valued.
+        let Some(child) =
+            child.filter(|&c| !self.nodes[c].pending && self.nodes[c].terminal.is_none())
+        else {
+            *self = Tree::new(game, self.puct).with_endgame(self.endgame.clone());
             return false;
         };
         let mut nodes = Vec::with_capacity(self.nodes.len());
