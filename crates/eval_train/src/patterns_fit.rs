@@ -65,6 +65,7 @@ pub fn loss(patterns: &Patterns, records: &[Record]) -> f64 {
 }
 
 /// What a fit found.
+#[derive(Clone, Debug)]
 pub struct Fitted {
     /// The weights of the epoch with the lowest validation loss (the start's, if none beat it).
     pub patterns: Patterns,
