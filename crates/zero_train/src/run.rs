@@ -387,6 +387,8 @@ fn resume_checkpoint(
     }
 }
 
+/// Saved like a generation (weights in half precision): a resumed run loses only that
+/// rounding and the optimizer's moments.
 fn save_checkpoint(out: &Path, net: &Net, at: &Checkpoint) -> anyhow::Result<()> {
     let (net_file, card_file) = checkpoint_files(out);
     if let Some(dir) = net_file.parent() {
@@ -416,7 +418,6 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
         cfg.warm.games,
         cfg.warm.play.depth
     );
-    persist_round(&cfg.out, &samples, cfg.window);
     let t = Instant::now();
     let device = zero::model::cpu().autodiff();
     let mut at = Checkpoint {
@@ -430,10 +431,14 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
             tracing::info!("resuming the training at step {step} from its checkpoint");
             (net, step)
         }
-        None => (
-            zero::model::load_net(&generation_file(&cfg.out, gen), &device)?,
-            0,
-        ),
+        None => {
+            // Once per warm start: a resumed one has put its positions in the window already.
+            persist_round(&cfg.out, &samples, cfg.window);
+            (
+                zero::model::load_net(&generation_file(&cfg.out, gen), &device)?,
+                0,
+            )
+        }
     };
     let b = bar(cfg.train.steps as u64, "train", cfg.quiet);
     b.set_position(first as u64);

@@ -3,12 +3,12 @@
 //!
 //! Parameters, as a `config/difficulty/<level>.yaml` sets them: `algorithm`, and that
 //! algorithm's limits: `time_budget_s`, `depth`, `nodes`, `sims` (0 = not set), `seed`,
-//! `threads` (0 = the planner's default), `endgame_pieces` (alpha-beta's endgame database, 0 =
-//! none), `eval_net` (alpha-beta adds the learned evaluation correction), `eval_patterns`
-//! (alpha-beta evaluates with the pattern evaluation instead), `generation` (the
-//! `zero` planner's network generation, `models/gen<N>.bpk`; one that cannot be loaded is
-//! replaced by alpha-beta, with a warning); `rank` and
-//! `description` name the level. `book` plays from the opening book; `ponder` searches while
+//! `threads` (0 = the planner's default), `endgame_pieces` (the endgame database of
+//! alpha-beta and zero, 0 = none), `eval_net` (alpha-beta adds the learned evaluation
+//! correction), `eval_patterns` (alpha-beta evaluates with the pattern evaluation instead),
+//! `generation` (the `zero` planner's network generation, `models/gen<N>.bpk`; one that
+//! cannot be loaded is replaced by alpha-beta, with a warning); `rank` and `description`
+//! name the level. `book` plays from the opening book; `ponder` searches while
 //! the human is on move (`/game/state`, see [`crate::ponder`]). A goal's `time_budget_s` (when
 //! above 0) replaces the configured time limit; its `algorithm` (when not empty) replaces the
 //! configured planner for that goal.
