@@ -19,7 +19,7 @@ use eval_train::patterns_fit::{fit as fit_patterns, PatternFitConfig};
 use eval_train::selfplay::{play_games, read_records, write_header, write_records, SelfPlayConfig};
 use search::alphabeta::net::MAX_HIDDEN;
 use search::alphabeta::patterns::Patterns;
-use search::alphabeta::AlphaBeta;
+use search::selfplay::Evaluation;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -195,21 +195,12 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     let mut cfg = SelfPlayConfig::new(a.depth, a.seed);
     cfg.threads = a.threads.max(1);
     cfg.explore = a.explore.clamp(0.0, 1.0);
-    // Checked here, so that a broken evaluation is an error rather than a silent fallback in
-    // the engine below.
-    search::alphabeta::net::built_in()?;
-    search::alphabeta::patterns::built_in()?;
     cfg.engine = match a.eval {
-        Engine::Linear => AlphaBeta::new,
-        Engine::Net => || match search::alphabeta::net::built_in() {
-            Ok(net) => AlphaBeta::new().with_net(net),
-            Err(_) => AlphaBeta::new(),
-        },
-        Engine::Patterns => || match search::alphabeta::patterns::built_in() {
-            Ok(p) => AlphaBeta::new().with_patterns(p),
-            Err(_) => AlphaBeta::new(),
-        },
-    };
+        Engine::Linear => Evaluation::Linear,
+        Engine::Net => Evaluation::Net,
+        Engine::Patterns => Evaluation::Patterns,
+    }
+    .engine()?;
     if a.endgame > 0 {
         cfg.endgame = Some(search::endgame::shared(a.endgame, cfg.threads));
     }

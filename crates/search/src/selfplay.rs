@@ -12,10 +12,64 @@ use draughts::{Color, Game, GameResult, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::alphabeta::net::{self, NetError};
+use crate::alphabeta::patterns::{self, PatternError};
 use crate::alphabeta::AlphaBeta;
 use crate::endgame::{EndgameDb, Outcome};
 use crate::openings::built_in;
 use crate::{Control, Decision, Limits, Planner};
+
+/// The evaluation alpha-beta plays with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The tuned linear evaluation alone.
+    Linear,
+    /// With the learned correction (`evalnet.txt`).
+    Net,
+    /// The pattern evaluation (`patterns.bin`, or the file `CHECKERS_ROBOT_PATTERNS` names).
+    Patterns,
+}
+
+/// A built-in evaluation that does not load.
+#[derive(Debug, thiserror::Error)]
+pub enum EvaluationError {
+    #[error(transparent)]
+    Net(#[from] NetError),
+    #[error(transparent)]
+    Patterns(#[from] PatternError),
+}
+
+impl Evaluation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluation::Linear => "linear",
+            Evaluation::Net => "net",
+            Evaluation::Patterns => "patterns",
+        }
+    }
+
+    /// The engine that plays with it. Its weights are checked here, so that a broken file is
+    /// an error rather than the engine's silent fall back to the linear evaluation.
+    pub fn engine(self) -> Result<fn() -> AlphaBeta, EvaluationError> {
+        Ok(match self {
+            Evaluation::Linear => AlphaBeta::new,
+            Evaluation::Net => {
+                net::built_in()?;
+                || match net::built_in() {
+                    Ok(n) => AlphaBeta::new().with_net(n),
+                    Err(_) => AlphaBeta::new(),
+                }
+            }
+            Evaluation::Patterns => {
+                patterns::built_in()?;
+                || match patterns::built_in() {
+                    Ok(p) => AlphaBeta::new().with_patterns(p),
+                    Err(_) => AlphaBeta::new(),
+                }
+            }
+        })
+    }
+}
 
 #[derive(Clone, Debug)]
 pub struct SelfPlayConfig {

@@ -3,10 +3,11 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use search::selfplay::Evaluation;
 use zero::Shape;
 use zero_train::run::{refresh_cards, run, warm_start, RunConfig, WarmRun};
 use zero_train::train::TrainConfig;
-use zero_train::warm::{Eval, WarmConfig};
+use zero_train::warm::WarmConfig;
 
 #[derive(Parser)]
 #[command(about = "Trains the AlphaZero planner's network generations by self-play")]
@@ -212,8 +213,8 @@ fn warm_command(a: WarmArgs) -> anyhow::Result<()> {
     }
     let c = &a.common;
     let mut warm = WarmConfig::new(a.games, a.depth, c.seed).with_eval(match a.eval {
-        EvalArg::Linear => Eval::Linear,
-        EvalArg::Patterns => Eval::Patterns,
+        EvalArg::Linear => Evaluation::Linear,
+        EvalArg::Patterns => Evaluation::Patterns,
     })?;
     warm.result_weight = a.result_weight.clamp(0.0, 1.0);
     warm.chunk = a.chunk.max(1);

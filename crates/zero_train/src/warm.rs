@@ -9,46 +9,22 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use draughts::{Color, Game};
-use search::alphabeta::AlphaBeta;
-use search::selfplay::{play_games, score_of, Recorder, SelfPlayConfig};
+use search::selfplay::{
+    play_games, score_of, Evaluation, EvaluationError, Recorder, SelfPlayConfig,
+};
 use search::Decision;
 use zero::encode::{action_for, encode};
 
 use crate::games::Sample;
 use crate::replay::{read_file, write_file};
 
-/// The evaluation alpha-beta labels with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Eval {
-    Linear,
-    Patterns,
-}
-
-impl Eval {
-    pub fn name(self) -> &'static str {
-        match self {
-            Eval::Linear => "linear",
-            Eval::Patterns => "patterns",
-        }
-    }
-
-    fn engine(self) -> fn() -> AlphaBeta {
-        match self {
-            Eval::Linear => AlphaBeta::new,
-            Eval::Patterns => || match search::alphabeta::patterns::built_in() {
-                Ok(p) => AlphaBeta::new().with_patterns(p),
-                Err(_) => AlphaBeta::new(),
-            },
-        }
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct WarmConfig {
     pub games: usize,
     /// Games labelled (and saved) together.
     pub chunk: usize,
-    pub eval: Eval,
+    /// The evaluation alpha-beta labels with.
+    pub eval: Evaluation,
     /// Weight of the game's result in the value target (the rest is the search's value).
     pub result_weight: f32,
     /// The games: depth, openings, random moves, threads, seed, endgame database.
@@ -64,22 +40,16 @@ impl WarmConfig {
         WarmConfig {
             games,
             chunk: 100,
-            eval: Eval::Linear,
+            eval: Evaluation::Linear,
             result_weight: 0.5,
             play,
         }
     }
 
-    /// The engine that labels, with the database, if any, checked to load.
-    pub fn with_eval(
-        mut self,
-        eval: Eval,
-    ) -> Result<WarmConfig, search::alphabeta::patterns::PatternError> {
-        if eval == Eval::Patterns {
-            search::alphabeta::patterns::built_in()?;
-        }
+    /// The same with alpha-beta labelling with `eval`, its weights checked to load.
+    pub fn with_eval(mut self, eval: Evaluation) -> Result<WarmConfig, EvaluationError> {
+        self.play.engine = eval.engine()?;
         self.eval = eval;
-        self.play.engine = eval.engine();
         Ok(self)
     }
 
@@ -179,6 +149,7 @@ pub fn label_games(cfg: &WarmConfig, out: &Path, on_game: impl Fn() + Sync) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
+    use search::alphabeta::AlphaBeta;
     use zero::encode::ACTIONS;
 
     #[test]

@@ -198,8 +198,19 @@ impl EndgameDb {
     }
 
     /// Every legal placement of `sig` with White to move: its index and position.
-    pub(crate) fn placements(&self, sig: Sig) -> impl Iterator<Item = (usize, Position)> + '_ {
+    fn placements(&self, sig: Sig) -> impl Iterator<Item = (usize, Position)> + '_ {
         (0..self.ix.table_len(sig)).filter_map(move |i| self.ix.position(sig, i).map(|p| (i, p)))
+    }
+
+    /// For the planners' tests: a position of two white men against a black king that White
+    /// wins in at least `plies` plies, with its length.
+    #[cfg(test)]
+    pub(crate) fn long_win(&self, plies: u8) -> Option<(Position, u8)> {
+        self.placements([2, 0, 0, 1])
+            .find_map(|(_, p)| match self.probe(&p) {
+                Some(Outcome::Win(d)) if d >= plies => Some((p, d)),
+                _ => None,
+            })
     }
 }
 
@@ -286,13 +297,7 @@ mod tests {
         use crate::{Control, Limits, Planner, WIN_SCORE};
         let db = Arc::new(db3());
         // Two men against a lone king, won in more plies than the search looks ahead.
-        let (pos, plies) = db
-            .placements([2, 0, 0, 1])
-            .find_map(|(_, p)| match db.probe(&p) {
-                Some(Outcome::Win(d)) if d >= 7 => Some((p, d)),
-                _ => None,
-            })
-            .expect("a long win");
+        let (pos, plies) = db.long_win(7).expect("a long win");
         let mut ab = AlphaBeta::new().with_endgame(Arc::clone(&db));
         let limits = Limits {
             depth: Some(3),

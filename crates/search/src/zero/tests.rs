@@ -168,13 +168,7 @@ fn with_a_database_it_plays_the_shortest_win() {
     use crate::endgame::Outcome;
     let db = db3();
     // Two men against a lone king, won in more plies than a few visits could see.
-    let (pos, plies) = db
-        .placements([2, 0, 0, 1])
-        .find_map(|(_, p)| match db.probe(&p) {
-            Some(Outcome::Win(d)) if d >= 7 => Some((p, d)),
-            _ => None,
-        })
-        .expect("a long win");
+    let (pos, plies) = db.long_win(7).expect("a long win");
     let mut p = ZeroPlanner::new(small(), 0).with_endgame(Arc::clone(&db));
     let limits = Limits {
         sims: Some(8),
