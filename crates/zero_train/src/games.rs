@@ -5,6 +5,7 @@
 use draughts::{Color, Game, GameResult};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use search::zero::gumbel::gumbel_draw;
 use search::zero::noise::dirichlet;
 use search::zero::{Gathered, Leaf, Puct, Tree};
 use zero::encode::{action_for, encode, ACTIONS, INPUT_LEN};
@@ -28,6 +29,10 @@ pub struct PlayConfig {
     pub leaves_per_game: usize,
     /// A game still going after this many plies is scored a draw.
     pub max_plies: usize,
+    /// Gumbel root selection (self-play only): each search chooses by sequential halving with
+    /// Gumbel noise, which replaces both the Dirichlet noise and the temperature, and the
+    /// policy target is the improved policy instead of the visit shares.
+    pub gumbel: bool,
 }
 
 impl PlayConfig {
@@ -41,6 +46,7 @@ impl PlayConfig {
             noise_eps: 0.25,
             leaves_per_game: 2,
             max_plies: 300,
+            gumbel: false,
         }
     }
 
@@ -54,6 +60,7 @@ impl PlayConfig {
             noise_eps: 0.0,
             leaves_per_game: 2,
             max_plies: 300,
+            gumbel: false,
         }
     }
 }
@@ -209,7 +216,12 @@ pub fn play(
             let slot = &mut slots[si];
             let m = slot.model_to_move();
             let tree = &mut slot.trees[m];
-            if tree.root_expanded() && !slot.noised && slot.full && cfg.noise_eps > 0.0 {
+            if tree.root_expanded()
+                && !slot.noised
+                && slot.full
+                && cfg.noise_eps > 0.0
+                && !cfg.gumbel
+            {
                 let noise = dirichlet(&mut rng, cfg.noise_alpha, tree.root_children());
                 tree.add_root_noise(&noise, cfg.noise_eps);
                 slot.noised = true;
@@ -223,16 +235,23 @@ pub fn play(
             let mover = slot.game.position().side_to_move();
             if collect && slot.full && !forced {
                 let total: u32 = stats.iter().map(|s| s.1).sum();
-                let policy = stats
-                    .iter()
-                    .filter(|s| s.1 > 0)
-                    .map(|s| {
-                        (
-                            action_for(mover, &s.0) as u16,
-                            s.1 as f32 / total.max(1) as f32,
-                        )
-                    })
-                    .collect();
+                let policy = if cfg.gumbel {
+                    tree.improved_policy()
+                        .iter()
+                        .map(|(mv, p)| (action_for(mover, mv) as u16, *p))
+                        .collect()
+                } else {
+                    stats
+                        .iter()
+                        .filter(|s| s.1 > 0)
+                        .map(|s| {
+                            (
+                                action_for(mover, &s.0) as u16,
+                                s.1 as f32 / total.max(1) as f32,
+                            )
+                        })
+                        .collect()
+                };
                 slot.pending.push((
                     mover,
                     Sample {
@@ -243,7 +262,7 @@ pub fn play(
                 ));
             }
             let ply = slot.game.ply_count();
-            let chosen = if ply < cfg.temperature_plies {
+            let chosen = if ply < cfg.temperature_plies && !cfg.gumbel {
                 let total: u32 = stats.iter().map(|s| s.1).sum();
                 let mut pick = rng.random_range(0..total.max(1));
                 stats
@@ -305,6 +324,46 @@ pub fn play(
 fn start_move(slot: &mut Slot, cfg: &PlayConfig, rng: &mut StdRng) {
     slot.full = cfg.full_share >= 1.0 || rng.random::<f32>() < cfg.full_share;
     slot.target = if slot.full { cfg.sims } else { cfg.fast_sims };
+    if cfg.gumbel {
+        // Sequential halving spends its budget on this search, on top of a kept subtree.
+        let draws = (0..slot.game.legal_moves().len())
+            .map(|_| gumbel_draw(rng.random::<f32>()))
+            .collect();
+        let tree = &mut slot.trees[0];
+        tree.use_gumbel(slot.target, draws);
+        slot.target += tree.visits();
+    }
     // Noise goes onto the root once it is expanded (at once when the kept subtree already is).
     slot.noised = false;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gumbel_self_play_trains_on_a_whole_improved_policy() {
+        let model = Model::random(
+            zero::Shape {
+                blocks: 1,
+                filters: 8,
+            },
+            5,
+        );
+        let mut cfg = PlayConfig::self_play(8);
+        cfg.gumbel = true;
+        cfg.max_plies = 24;
+        let starts = vec![(Game::new(), 0), (Game::new(), 0)];
+        let (finished, samples) = play(&[&model], starts, &cfg, 9, 2, |_| {});
+        assert_eq!(finished.len(), 2);
+        assert!(!samples.is_empty());
+        for s in &samples {
+            // Every legal move has a share (the improved policy), not only the visited ones.
+            let total: f32 = s.policy.iter().map(|p| p.1).sum();
+            assert!((total - 1.0).abs() < 1e-4, "{total}");
+            assert!(s.policy.iter().all(|p| p.1 > 0.0));
+        }
+        // The Gumbel draws vary the games: two games from the start do not repeat each other.
+        assert_ne!(finished[0].game.moves(), finished[1].game.moves());
+    }
 }

@@ -134,6 +134,10 @@ struct RunArgs {
     /// trained on): playout-cap randomisation. 1 turns it off.
     #[arg(long, default_value_t = 1.0)]
     full_share: f32,
+    /// Gumbel root selection in self-play (sequential halving with Gumbel noise in place of
+    /// Dirichlet noise and the temperature), trained on the improved policy: for few visits.
+    #[arg(long)]
+    gumbel: bool,
     /// Games played at once (their leaves are evaluated in one batch).
     #[arg(long, default_value_t = 64)]
     parallel: usize,
@@ -195,6 +199,7 @@ fn run_command(a: RunArgs) -> anyhow::Result<()> {
         games: a.games,
         sims: a.sims,
         full_share: a.full_share.clamp(0.05, 1.0),
+        gumbel: a.gumbel,
         parallel: a.parallel.max(1),
         window: c.window.max(1),
         train: c.train(),

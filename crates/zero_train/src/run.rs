@@ -25,6 +25,8 @@ pub struct RunConfig {
     pub games: usize,
     pub sims: u32,
     pub full_share: f32,
+    /// Gumbel root selection and improved-policy targets in self-play.
+    pub gumbel: bool,
     pub parallel: usize,
     /// Self-play rounds kept in the replay window.
     pub window: usize,
@@ -226,6 +228,12 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             window.iter().map(Vec::len).sum::<usize>()
         );
     }
+    let source = if cfg.gumbel {
+        "self-play (Gumbel)"
+    } else {
+        "self-play"
+    }
+    .to_string();
     let mut attempt = 0u32;
     let (mut games, mut samples, mut steps) = (0usize, 0usize, 0usize);
     let (mut selfplay_s, mut training_s) = (0.0f64, 0.0f64);
@@ -250,6 +258,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         let mut play_cfg = PlayConfig::self_play(cfg.sims);
         play_cfg.full_share = cfg.full_share;
         play_cfg.fast_sims = (cfg.sims / 4).max(8);
+        play_cfg.gumbel = cfg.gumbel;
         let (finished, round) = play(
             &[&current],
             starts,
@@ -321,7 +330,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
                 train_steps: steps,
                 selfplay_s,
                 training_s,
-                ..Card::gated(gen, "self-play".into(), &candidate, &tally, elo, &losses)
+                ..Card::gated(gen, source.clone(), &candidate, &tally, elo, &losses)
             },
         )?;
         attempt = 0;

@@ -30,6 +30,7 @@ fn a_tiny_run_writes_loadable_generations() {
         games: 4,
         sims: 8,
         full_share: 1.0,
+        gumbel: false,
         parallel: 4,
         window: 1,
         train: tiny_training(),

@@ -145,6 +145,27 @@ impl Halving {
     }
 }
 
+/// The improved policy the paper trains on: `softmax(logit + sigma(completed q))` over all the
+/// root's moves, where an unvisited move's q is completed with the root's value. Unlike visit
+/// shares, it is a sound target even when only a few moves were searched.
+pub fn improved_policy(children: &[(f32, ChildStats)], root_q: f32) -> Vec<f32> {
+    let max_visits = children.iter().map(|c| c.1.visits).max().unwrap_or(0);
+    let scale = (C_VISIT + max_visits as f32) * C_SCALE;
+    let scores: Vec<f32> = children
+        .iter()
+        .map(|(prior, s)| logit(*prior) + scale * (s.q.unwrap_or(root_q) + 1.0) / 2.0)
+        .collect();
+    let top = scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let exp: Vec<f32> = scores.iter().map(|x| (x - top).exp()).collect();
+    let sum: f32 = exp.iter().sum();
+    exp.iter().map(|e| e / sum.max(f32::MIN_POSITIVE)).collect()
+}
+
+/// A draw of the standard Gumbel distribution from `u`, uniform in (0, 1).
+pub fn gumbel_draw(u: f32) -> f32 {
+    -(-(u.clamp(1e-9, 1.0 - 1e-7)).ln()).ln()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,5 +244,33 @@ mod tests {
         assert_eq!(h.pick(stats_of(&table)), 0);
         let table = vec![(31, Some(0.1)), (0, None)];
         assert_eq!(h.pick(stats_of(&table)), 1);
+    }
+
+    #[test]
+    fn the_improved_policy_moves_weight_to_the_better_values() {
+        let s = |visits, q| ChildStats { visits, q };
+        // Equal priors; the move found better takes most of the weight, the unvisited one
+        // sits between them at the root's value.
+        let p = improved_policy(
+            &[
+                (0.5, s(8, Some(0.8))),
+                (0.3, s(8, Some(-0.8))),
+                (0.2, s(0, None)),
+            ],
+            0.0,
+        );
+        assert!((p.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(p[0] > 0.9, "{p:?}");
+        assert!(p[2] > p[1], "{p:?}");
+        // With no visits it is the prior.
+        let p = improved_policy(&[(0.75, s(0, None)), (0.25, s(0, None))], 0.3);
+        assert!((p[0] - 0.75).abs() < 1e-5, "{p:?}");
+    }
+
+    #[test]
+    fn gumbel_draws_are_finite_at_the_ends() {
+        assert!(gumbel_draw(0.0).is_finite());
+        assert!(gumbel_draw(1.0).is_finite());
+        assert!(gumbel_draw(0.2) < gumbel_draw(0.8));
     }
 }

@@ -12,7 +12,7 @@ use zero::encode::{encode_into, move_priors};
 
 use crate::endgame::{EndgameDb, Outcome};
 
-use super::gumbel::{ChildStats, Halving};
+use super::gumbel::{improved_policy, ChildStats, Halving};
 
 const NONE: u32 = u32::MAX;
 
@@ -425,6 +425,19 @@ impl Tree {
                 };
                 n.mv.map(|m| (m, n.visits, q))
             })
+            .collect()
+    }
+
+    /// Each root move with the improved policy's share of it ([`improved_policy`]).
+    pub fn improved_policy(&self) -> Vec<(Move, f32)> {
+        let children: Vec<(f32, ChildStats)> = self
+            .child_range(0)
+            .map(|c| (self.nodes[c].prior, self.child_stats(c as u32)))
+            .collect();
+        let shares = improved_policy(&children, self.root_q());
+        self.child_range(0)
+            .zip(shares)
+            .filter_map(|(c, p)| self.nodes[c].mv.map(|m| (m, p)))
             .collect()
     }
 
