@@ -144,6 +144,10 @@ struct RunArgs {
     /// Rounds without a new generation before the run stops.
     #[arg(long, default_value_t = 6)]
     attempts: u32,
+    /// Train from this network (a rejected warm-start candidate, say) instead of the last
+    /// generation; self-play and gating still use the last generation.
+    #[arg(long)]
+    from: Option<PathBuf>,
     #[command(flatten)]
     common: Common,
 }
@@ -207,6 +211,7 @@ fn run_command(a: RunArgs) -> anyhow::Result<()> {
         gate_sims: c.gate_sims.max(1),
         accept: c.accept,
         attempts: a.attempts.max(1),
+        from: a.from.clone(),
         seed: c.seed,
         quiet: c.quiet,
     })

@@ -37,6 +37,8 @@ pub struct RunConfig {
     pub accept: f64,
     /// Attempts at beating the current generation before the run gives up.
     pub attempts: u32,
+    /// The network training starts from, when not the last generation.
+    pub from: Option<PathBuf>,
     pub seed: u64,
     pub quiet: bool,
 }
@@ -219,7 +221,24 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
     let mut current = zero::load_generation(&cfg.out, gen)?;
     let mut elo = read_card(&cfg.out, gen).map(|c| c.elo).unwrap_or(0.0);
     let train_device = zero::model::cpu().autodiff();
-    let mut net: Net = zero::model::load_net(&generation_file(&cfg.out, gen), &train_device)?;
+    let start = cfg
+        .from
+        .clone()
+        .unwrap_or_else(|| generation_file(&cfg.out, gen));
+    if cfg.from.is_some() {
+        let shape = Model::load(&start)?.shape();
+        if shape != current.shape() {
+            anyhow::bail!(
+                "{} is a {}x{} network, generation {gen} a {}x{} one",
+                start.display(),
+                shape.blocks,
+                shape.filters,
+                current.shape().blocks,
+                current.shape().filters
+            );
+        }
+    }
+    let mut net: Net = zero::model::load_net(&start, &train_device)?;
     let mut window: Vec<Vec<Sample>> = load_window(&cfg.out, cfg.window);
     if !window.is_empty() {
         tracing::info!(
@@ -228,12 +247,15 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             window.iter().map(Vec::len).sum::<usize>()
         );
     }
-    let source = if cfg.gumbel {
+    let mut source = if cfg.gumbel {
         "self-play (Gumbel)"
     } else {
         "self-play"
     }
     .to_string();
+    if cfg.from.is_some() {
+        source = format!("{source}, trained from {}", start.display());
+    }
     let mut attempt = 0u32;
     let (mut games, mut samples, mut steps) = (0usize, 0usize, 0usize);
     let (mut selfplay_s, mut training_s) = (0.0f64, 0.0f64);

@@ -38,6 +38,7 @@ fn a_tiny_run_writes_loadable_generations() {
         gate_sims: 4,
         accept: 0.55,
         attempts: 1,
+        from: None,
         seed: 3,
         quiet: true,
     };
