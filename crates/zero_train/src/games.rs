@@ -234,13 +234,13 @@ pub fn play(
             let stats = tree.root_stats();
             let mover = slot.game.position().side_to_move();
             if collect && slot.full && !forced {
-                let total: u32 = stats.iter().map(|s| s.1).sum();
                 let policy = if cfg.gumbel {
                     tree.improved_policy()
                         .iter()
                         .map(|(mv, p)| (action_for(mover, mv) as u16, *p))
                         .collect()
                 } else {
+                    let total: u32 = stats.iter().map(|s| s.1).sum();
                     stats
                         .iter()
                         .filter(|s| s.1 > 0)

@@ -17,11 +17,9 @@ fn tiny_training() -> TrainConfig {
     }
 }
 
-#[test]
-fn a_tiny_run_writes_loadable_generations() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let cfg = RunConfig {
-        out: dir.path().to_path_buf(),
+fn tiny_run(dir: &std::path::Path) -> RunConfig {
+    RunConfig {
+        out: dir.to_path_buf(),
         generations: 1,
         shape: zero::Shape {
             blocks: 1,
@@ -41,7 +39,13 @@ fn a_tiny_run_writes_loadable_generations() {
         from: None,
         seed: 3,
         quiet: true,
-    };
+    }
+}
+
+#[test]
+fn a_tiny_run_writes_loadable_generations() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cfg = tiny_run(dir.path());
     // One attempt at generation 1: accepted or not, generation 0 and its card are written.
     let outcome = run(&cfg);
     let last = last_generation(dir.path()).expect("generation 0 at least");
@@ -117,4 +121,28 @@ fn self_play_gives_samples_with_results_and_visit_shares() {
     }
     let t = gate(&model, &model, 2, 4, 1, true);
     assert_eq!(t.games(), 2);
+}
+
+#[test]
+fn training_from_a_missing_or_misshapen_network_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("missing.bpk");
+    let mut cfg = tiny_run(dir.path());
+    cfg.from = Some(missing);
+    let e = run(&cfg).expect_err("no such file").to_string();
+    assert!(e.contains("missing.bpk"), "{e}");
+    // Generation 0 is 1x8; a 1x4 network cannot be trained into its successor.
+    let other = dir.path().join("other.bpk");
+    zero::Model::random(
+        zero::Shape {
+            blocks: 1,
+            filters: 4,
+        },
+        1,
+    )
+    .save(&other)
+    .expect("saved");
+    cfg.from = Some(other);
+    let e = run(&cfg).expect_err("another shape").to_string();
+    assert!(e.contains("other.bpk") && e.contains("1x4"), "{e}");
 }
