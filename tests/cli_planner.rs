@@ -91,6 +91,15 @@ fn bad_specs_and_positions_exit_2_with_one_line() {
             "--openings",
             "/no/such/file",
         ],
+        vec![
+            "arena",
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--skip-openings",
+            "100000",
+        ],
     ] {
         let o = cli(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
@@ -139,6 +148,30 @@ fn arena_plays_scores_and_saves_every_game() {
         // Colours swap within each opening.
         let white_is_a = text.contains("[White \"alphabeta:depth=3\"]");
         assert_eq!(white_is_a, k % 2 == 1, "{text}");
+    }
+
+    // A continued match starts from the next opening, not the first again.
+    let rest_dir = dir.join("rest");
+    let o = cli(&[
+        "arena",
+        "--a",
+        "alphabeta:depth=3",
+        "--b",
+        "random:seed=5",
+        "--games",
+        "2",
+        "--openings",
+        openings.to_str().expect("utf-8"),
+        "--skip-openings",
+        "1",
+        "--out",
+        rest_dir.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for k in 1..=2 {
+        let text =
+            std::fs::read_to_string(rest_dir.join(format!("game-{k:04}.pdn"))).expect("saved");
+        assert!(text.contains("[Opening \"e3-f4 b6-a5\"]"), "{text}");
     }
 }
 

@@ -30,6 +30,10 @@ pub struct Args {
     /// built-in balanced 3-ply set.
     #[arg(long)]
     openings: Option<PathBuf>,
+    /// Leaves out the first N openings, so that a match can be continued on new ones: a
+    /// 40-game match used openings 1-20, and `--skip-openings 20` goes on from the 21st.
+    #[arg(long, default_value_t = 0)]
+    skip_openings: usize,
     /// Directory to save every game into as PDN.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -174,7 +178,16 @@ fn load_openings(path: Option<&Path>) -> anyhow::Result<Vec<Opening>> {
 /// Prints `key: value` lines: a, b, games, wins, draws, losses (A's), score, elo, elo_95 (low
 /// high), adjudicated. With `--ladder`, see [`super::ladder`].
 pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
-    let openings = load_openings(args.openings.as_deref())?;
+    let mut openings = load_openings(args.openings.as_deref())?;
+    if args.skip_openings >= openings.len() {
+        return Err(BadInput(format!(
+            "--skip-openings {} leaves none of the {} openings",
+            args.skip_openings,
+            openings.len()
+        ))
+        .into());
+    }
+    openings.drain(..args.skip_openings);
     if args.games == Some(0) {
         return Err(BadInput("--games must be at least 1".into()).into());
     }
