@@ -109,6 +109,31 @@ fn bad_specs_and_positions_exit_2_with_one_line() {
     }
 }
 
+/// `arena` with alpha-beta at depth 3 against a seeded random player, saving into `out`.
+fn depth_3_against_random(
+    openings: &std::path::Path,
+    games: usize,
+    out: &std::path::Path,
+    extra: &[&str],
+) -> std::process::Output {
+    let games = games.to_string();
+    let mut args = vec![
+        "arena",
+        "--a",
+        "alphabeta:depth=3",
+        "--b",
+        "random:seed=5",
+        "--games",
+        &games,
+        "--openings",
+        openings.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ];
+    args.extend_from_slice(extra);
+    cli(&args)
+}
+
 #[test]
 fn arena_plays_scores_and_saves_every_game() {
     let tmp = tempfile::tempdir().expect("temp dir");
@@ -116,19 +141,7 @@ fn arena_plays_scores_and_saves_every_game() {
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "# two openings\nc3-d4 f6-g5\ne3-f4 b6-a5\n").expect("write");
     let out_dir = dir.join("games");
-    let o = cli(&[
-        "arena",
-        "--a",
-        "alphabeta:depth=3",
-        "--b",
-        "random:seed=5",
-        "--games",
-        "4",
-        "--openings",
-        openings.to_str().expect("utf-8"),
-        "--out",
-        out_dir.to_str().expect("utf-8"),
-    ]);
+    let o = depth_3_against_random(&openings, 4, &out_dir, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert_eq!(field(&out, "games"), "4");
@@ -152,21 +165,7 @@ fn arena_plays_scores_and_saves_every_game() {
 
     // A continued match starts from the next opening, not the first again.
     let rest_dir = dir.join("rest");
-    let o = cli(&[
-        "arena",
-        "--a",
-        "alphabeta:depth=3",
-        "--b",
-        "random:seed=5",
-        "--games",
-        "2",
-        "--openings",
-        openings.to_str().expect("utf-8"),
-        "--skip-openings",
-        "1",
-        "--out",
-        rest_dir.to_str().expect("utf-8"),
-    ]);
+    let o = depth_3_against_random(&openings, 2, &rest_dir, &["--skip-openings", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     for k in 1..=2 {
         let text =
