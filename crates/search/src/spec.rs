@@ -60,6 +60,7 @@ impl Algorithm {
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
             Algorithm::Zero => &[
                 "gen", "time", "sims", "seed", "book", "ponder", "forced", "gumbel", "endgame",
+                "cpuct", "fpu", "pst",
             ],
         }
     }
@@ -137,6 +138,12 @@ pub struct PlannerSpec {
     /// The AlphaZero search chooses at the root by Gumbel sequential halving (with a
     /// simulation budget only; `zero::gumbel`).
     pub gumbel: bool,
+    /// The AlphaZero search's PUCT settings in hundredths (`Puct`: `c_puct`, the first-play
+    /// reduction, the policy softmax temperature); `None` for the defaults. Hundredths keep
+    /// the spec `Eq` and its string exact.
+    pub cpuct: Option<u16>,
+    pub fpu: Option<u16>,
+    pub pst: Option<u16>,
 }
 
 impl PlannerSpec {
@@ -154,6 +161,9 @@ impl PlannerSpec {
             ponder: false,
             forced: None,
             gumbel: false,
+            cpuct: None,
+            fpu: None,
+            pst: None,
         }
     }
 
@@ -202,6 +212,18 @@ impl PlannerSpec {
                         Some(plies) => p.with_forced_plies(plies),
                         None => p,
                     };
+                    let mut puct = p.puct();
+                    let from_hundredths = |h: u16| f32::from(h) / 100.0;
+                    if let Some(h) = self.cpuct {
+                        puct.c_puct = from_hundredths(h);
+                    }
+                    if let Some(h) = self.fpu {
+                        puct.fpu_reduction = from_hundredths(h);
+                    }
+                    if let Some(h) = self.pst {
+                        puct.policy_temperature = from_hundredths(h);
+                    }
+                    let p = p.with_puct(puct);
                     let p = match self.endgame {
                         0 => p,
                         pieces => {
@@ -315,6 +337,24 @@ impl PlannerSpec {
                 self.gumbel =
                     parse_switch(value).ok_or_else(|| bad("gumbel must be 1 (on) or 0 (off)"))?
             }
+            "cpuct" => {
+                self.cpuct = Some(
+                    hundredths(value, 1, 1000)
+                        .ok_or_else(|| bad("cpuct must be a decimal from 0.01 to 10"))?,
+                )
+            }
+            "fpu" => {
+                self.fpu = Some(
+                    hundredths(value, 0, 200)
+                        .ok_or_else(|| bad("fpu must be a decimal from 0 to 2"))?,
+                )
+            }
+            "pst" => {
+                self.pst = Some(
+                    hundredths(value, 10, 1000)
+                        .ok_or_else(|| bad("pst must be a decimal from 0.1 to 10"))?,
+                )
+            }
             _ => unreachable!("keys() lists every key matched here"),
         }
         Ok(())
@@ -328,6 +368,12 @@ fn parse_switch(value: &str) -> Option<bool> {
         "0" | "false" | "off" | "no" => Some(false),
         _ => None,
     }
+}
+
+/// A decimal such as `1.5` as a whole number of hundredths, from `lo` to `hi` of them.
+fn hundredths(value: &str, lo: u16, hi: u16) -> Option<u16> {
+    let h = (value.parse::<f64>().ok()? * 100.0).round();
+    (h.is_finite() && h >= f64::from(lo) && h <= f64::from(hi)).then_some(h as u16)
 }
 
 /// `1s`, `500ms`, `0.25s`, `2m`, `1.5` (seconds).
@@ -427,6 +473,11 @@ impl fmt::Display for PlannerSpec {
         if self.gumbel {
             parts.push("gumbel=1".to_string());
         }
+        for (key, h) in [("cpuct", self.cpuct), ("fpu", self.fpu), ("pst", self.pst)] {
+            if let Some(h) = h {
+                parts.push(format!("{key}={}", f64::from(h) / 100.0));
+            }
+        }
         if self.algorithm == Algorithm::Zero {
             parts.insert(0, format!("gen={}", self.generation));
         }
@@ -476,6 +527,7 @@ mod tests {
             "mcts:time=2s,sims=100,threads=2,seed=9",
             "random",
             "minimax:depth=6",
+            "zero:gen=9,sims=800,cpuct=2.5,fpu=0,pst=1.6",
         ] {
             let p = spec(s);
             assert_eq!(p.to_string(), s);
@@ -510,6 +562,14 @@ mod tests {
         ));
         assert!(matches!(
             err("alphabeta:endgame=6"),
+            SpecError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("zero:gen=9,pst=0"),
+            SpecError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("zero:gen=9,cpuct=lots"),
             SpecError::BadValue { .. }
         ));
         assert!(matches!(

@@ -117,6 +117,18 @@ impl ZeroPlanner {
         self
     }
 
+    /// The PUCT settings its searches use.
+    pub fn puct(&self) -> Puct {
+        self.puct
+    }
+
+    /// The same planner searching with other PUCT settings.
+    pub fn with_puct(mut self, puct: Puct) -> ZeroPlanner {
+        self.puct = puct;
+        self.tree = None;
+        self
+    }
+
     /// The shipped generation `n` (`zero::models_dir()`).
     pub fn shipped(generation: u32) -> Result<ZeroPlanner, ModelError> {
         let dir = zero::models_dir();

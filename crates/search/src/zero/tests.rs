@@ -113,6 +113,37 @@ fn a_walk_follows_forced_moves_to_the_end_of_the_game_without_the_network() {
 }
 
 #[test]
+fn a_policy_temperature_above_one_flattens_the_priors_and_keeps_their_order() {
+    let priors = |policy_temperature: f32| {
+        let puct = Puct {
+            policy_temperature,
+            ..Puct::default()
+        };
+        let mut tree = Tree::new(Game::new(), puct);
+        let mut input = vec![0.0f32; zero::encode::INPUT_LEN];
+        let Gathered::Leaf(leaf) = tree.gather(&mut input) else {
+            panic!("the root goes to the network first");
+        };
+        let logits: Vec<f32> = (0..zero::encode::ACTIONS).map(|a| (a % 7) as f32).collect();
+        tree.expand(leaf, &logits, 0.0);
+        tree.root_priors()
+    };
+    let (sharp, flat) = (priors(1.0), priors(2.0));
+    assert_eq!(sharp.len(), 7);
+    let total: f32 = flat.iter().map(|p| p.1).sum();
+    assert!((total - 1.0).abs() < 1e-5, "{total}");
+    let top = |ps: &[(Move, f32)]| ps.iter().map(|p| p.1).fold(0.0f32, f32::max);
+    let bottom = |ps: &[(Move, f32)]| ps.iter().map(|p| p.1).fold(1.0f32, f32::min);
+    assert!(top(&flat) < top(&sharp));
+    assert!(bottom(&flat) > bottom(&sharp));
+    for (a, b) in sharp.iter().zip(&flat) {
+        for (c, d) in sharp.iter().zip(&flat) {
+            assert_eq!(a.1 < c.1, b.1 < d.1, "the order of {} and {}", a.0, c.0);
+        }
+    }
+}
+
+#[test]
 fn without_following_forced_moves_it_still_plays_legal_moves_with_the_tree_kept() {
     let mut p = ZeroPlanner::new(small(), 0).with_forced_plies(0);
     let mut game = Game::from_fen("W:W21,22,23,27:B10,14,15,18").expect("fen");

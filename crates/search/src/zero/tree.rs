@@ -27,6 +27,10 @@ pub struct Puct {
     /// usually a capture) without asking the network, so that the leaf it evaluates is the
     /// position after the exchange. 0 evaluates every position reached.
     pub forced_plies: u8,
+    /// The network's move logits are divided by this before the softmax that makes the
+    /// priors: above 1 flattens them, so that a long search also looks at moves the policy
+    /// head ranks low (Leela Chess Zero's policy softmax temperature).
+    pub policy_temperature: f32,
 }
 
 /// How far a walk follows forced moves when the spec does not say. Following them scored 0.645
@@ -40,6 +44,7 @@ impl Default for Puct {
             c_puct: 1.5,
             fpu_reduction: 0.2,
             forced_plies: FORCED_PLIES,
+            policy_temperature: 1.0,
         }
     }
 }
@@ -364,7 +369,13 @@ impl Tree {
     /// Gives a gathered leaf its children (priors from the network's `logits`) and backs up the
     /// network's `value` for the side to move there.
     pub fn expand(&mut self, leaf: Leaf, logits: &[f32], value: f32) {
-        let priors = move_priors(leaf.mover, &leaf.moves, logits);
+        let priors = if self.puct.policy_temperature == 1.0 {
+            move_priors(leaf.mover, &leaf.moves, logits)
+        } else {
+            let t = self.puct.policy_temperature;
+            let flattened: Vec<f32> = logits.iter().map(|l| l / t).collect();
+            move_priors(leaf.mover, &leaf.moves, &flattened)
+        };
         let first = self.nodes.len() as u32;
         for (mv, p) in leaf.moves.iter().zip(priors) {
             self.nodes.push(Node::new(Some(*mv), leaf.node, p));
@@ -411,6 +422,13 @@ impl Tree {
     /// Number of the root's children (its legal moves once expanded).
     pub fn root_children(&self) -> usize {
         self.child_range(0).len()
+    }
+
+    /// Each root move with its prior.
+    pub fn root_priors(&self) -> Vec<(Move, f32)> {
+        self.child_range(0)
+            .filter_map(|c| self.nodes[c].mv.map(|m| (m, self.nodes[c].prior)))
+            .collect()
     }
 
     /// Each root move with its visit count and mean value for the side to move.
