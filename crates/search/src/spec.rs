@@ -208,11 +208,10 @@ impl PlannerSpec {
             Algorithm::Mcts => Box::new(Mcts::new(self.seed, self.threads.unwrap_or(2))),
             Algorithm::Zero => match ZeroPlanner::shipped(self.generation) {
                 Ok(p) => {
-                    let p = match self.forced {
-                        Some(plies) => p.with_forced_plies(plies),
-                        None => p,
-                    };
                     let mut puct = p.puct();
+                    if let Some(plies) = self.forced {
+                        puct.forced_plies = plies;
+                    }
                     let from_hundredths = |h: u16| f32::from(h) / 100.0;
                     if let Some(h) = self.cpuct {
                         puct.c_puct = from_hundredths(h);
