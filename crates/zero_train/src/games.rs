@@ -33,6 +33,10 @@ pub struct PlayConfig {
     /// Gumbel noise, which replaces both the Dirichlet noise and the temperature, and the
     /// policy target is the improved policy instead of the visit shares.
     pub gumbel: bool,
+    /// Weight of the search's root value in the value target, the rest being the game's
+    /// result: most self-play games are drawn, and a drawn game's 0 says nothing about which
+    /// of its positions were good.
+    pub q_blend: f32,
 }
 
 impl PlayConfig {
@@ -47,6 +51,7 @@ impl PlayConfig {
             leaves_per_game: 2,
             max_plies: 300,
             gumbel: false,
+            q_blend: 0.0,
         }
     }
 
@@ -61,6 +66,7 @@ impl PlayConfig {
             leaves_per_game: 2,
             max_plies: 300,
             gumbel: false,
+            q_blend: 0.0,
         }
     }
 }
@@ -124,8 +130,9 @@ struct Slot {
     target: u32,
     full: bool,
     noised: bool,
-    /// Samples of this game, waiting for its result (with the mover of each).
-    pending: Vec<(Color, Sample)>,
+    /// Samples of this game, waiting for its result (with the mover of each and the root's
+    /// mean value for the mover).
+    pending: Vec<(Color, f32, Sample)>,
 }
 
 impl Slot {
@@ -254,6 +261,7 @@ pub fn play(
                 };
                 slot.pending.push((
                     mover,
+                    root_value(&stats),
                     Sample {
                         input: encode(&slot.game),
                         policy,
@@ -299,12 +307,13 @@ pub fn play(
                     game: done.game,
                     white: done.white,
                 };
-                for (colour, mut s) in done.pending {
-                    s.value = match f.result {
+                for (colour, q, mut s) in done.pending {
+                    let z = match f.result {
                         GameResult::Win { winner, .. } if winner == colour => 1.0,
                         GameResult::Win { .. } => -1.0,
                         _ => 0.0,
                     };
+                    s.value = value_target(z, q, cfg.q_blend);
                     samples.push(s);
                 }
                 on_game(&f);
@@ -319,6 +328,22 @@ pub fn play(
         }
     }
     (finished, samples)
+}
+
+/// The root's mean value for the side to move: its children's means weighted by their visits.
+fn root_value(stats: &[(draughts::Move, u32, f32)]) -> f32 {
+    let visits: u32 = stats.iter().map(|s| s.1).sum();
+    if visits == 0 {
+        return 0.0;
+    }
+    stats.iter().map(|s| s.1 as f32 * s.2).sum::<f32>() / visits as f32
+}
+
+/// The value a sample is trained towards: the game's result `z` blended with the search's root
+/// value `q` by `blend` (0: the result alone).
+pub fn value_target(z: f32, q: f32, blend: f32) -> f32 {
+    let blend = blend.clamp(0.0, 1.0);
+    ((1.0 - blend) * z + blend * q).clamp(-1.0, 1.0)
 }
 
 fn start_move(slot: &mut Slot, cfg: &PlayConfig, rng: &mut StdRng) {
@@ -365,5 +390,38 @@ mod tests {
         }
         // The Gumbel draws vary the games: two games from the start do not repeat each other.
         assert_ne!(finished[0].game.moves(), finished[1].game.moves());
+    }
+
+    #[test]
+    fn the_value_target_blends_the_result_with_the_root_value() {
+        assert_eq!(value_target(1.0, -0.5, 0.0), 1.0);
+        assert_eq!(value_target(0.0, -0.5, 1.0), -0.5);
+        assert!((value_target(-1.0, 0.2, 0.5) + 0.4).abs() < 1e-6);
+        // Out-of-range weights are held to [0, 1].
+        assert_eq!(value_target(1.0, 0.0, 3.0), 0.0);
+    }
+
+    #[test]
+    fn blended_self_play_labels_positions_of_a_drawn_game_by_their_search() {
+        let model = Model::random(
+            zero::Shape {
+                blocks: 1,
+                filters: 8,
+            },
+            5,
+        );
+        let mut cfg = PlayConfig::self_play(16);
+        cfg.max_plies = 20;
+        let starts = || vec![(Game::new(), 0), (Game::new(), 0)];
+        let (_, plain) = play(&[&model], starts(), &cfg, 9, 2, |_| {});
+        cfg.q_blend = 0.5;
+        let (finished, blended) = play(&[&model], starts(), &cfg, 9, 2, |_| {});
+        // 20 plies end no game: every one is scored a draw, so the plain targets are all 0
+        // and the blended ones are half the root value, which a search seldom makes exactly 0.
+        assert!(finished.iter().all(|f| f.score_of_first() == 0.5));
+        assert!(plain.iter().all(|s| s.value == 0.0));
+        assert_eq!(plain.len(), blended.len());
+        assert!(blended.iter().all(|s| s.value.abs() <= 0.5));
+        assert!(blended.iter().any(|s| s.value != 0.0));
     }
 }

@@ -138,6 +138,10 @@ struct RunArgs {
     /// Dirichlet noise and the temperature), trained on the improved policy: for few visits.
     #[arg(long)]
     gumbel: bool,
+    /// Weight of the search's root value in the value targets, the rest being the game's
+    /// result (0: the result alone, as in the paper).
+    #[arg(long, default_value_t = 0.0)]
+    q_blend: f32,
     /// Games played at once (their leaves are evaluated in one batch).
     #[arg(long, default_value_t = 64)]
     parallel: usize,
@@ -195,6 +199,9 @@ fn run_command(a: RunArgs) -> anyhow::Result<()> {
     if a.games == 0 || a.sims == 0 || a.common.gate_games == 0 {
         anyhow::bail!("games, sims and gate-games must be at least 1");
     }
+    if !(0.0..=1.0).contains(&a.q_blend) {
+        anyhow::bail!("--q-blend must be between 0 and 1, not {}", a.q_blend);
+    }
     let c = &a.common;
     run(&RunConfig {
         out: a.out.clone(),
@@ -204,6 +211,7 @@ fn run_command(a: RunArgs) -> anyhow::Result<()> {
         sims: a.sims,
         full_share: a.full_share.clamp(0.05, 1.0),
         gumbel: a.gumbel,
+        q_blend: a.q_blend,
         parallel: a.parallel.max(1),
         window: c.window.max(1),
         train: c.train(),

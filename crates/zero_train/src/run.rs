@@ -27,6 +27,8 @@ pub struct RunConfig {
     pub full_share: f32,
     /// Gumbel root selection and improved-policy targets in self-play.
     pub gumbel: bool,
+    /// Weight of the root value in the value targets ([`PlayConfig::q_blend`]).
+    pub q_blend: f32,
     pub parallel: usize,
     /// Self-play rounds kept in the replay window.
     pub window: usize,
@@ -253,6 +255,13 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         "self-play"
     }
     .to_string();
+    if cfg.q_blend > 0.0 {
+        source = format!(
+            "{source}, values {:.2} result and {:.2} root value",
+            1.0 - cfg.q_blend,
+            cfg.q_blend
+        );
+    }
     if cfg.from.is_some() {
         source = format!("{source}, trained from {}", start.display());
     }
@@ -281,6 +290,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         play_cfg.full_share = cfg.full_share;
         play_cfg.fast_sims = (cfg.sims / 4).max(8);
         play_cfg.gumbel = cfg.gumbel;
+        play_cfg.q_blend = cfg.q_blend;
         let (finished, round) = play(
             &[&current],
             starts,

@@ -29,6 +29,7 @@ fn tiny_run(dir: &std::path::Path) -> RunConfig {
         sims: 8,
         full_share: 1.0,
         gumbel: false,
+        q_blend: 0.25,
         parallel: 4,
         window: 1,
         train: tiny_training(),
