@@ -139,7 +139,7 @@ struct RunArgs {
     #[arg(long)]
     gumbel: bool,
     /// Weight of the search's root value in the value targets, the rest being the game's
-    /// result (0: the result alone, as in the paper).
+    /// result (0: the result alone, as in the paper; 0.5 was measured worse, docs/zero.md).
     #[arg(long, default_value_t = 0.0)]
     q_blend: f32,
     /// Games played at once (their leaves are evaluated in one batch).
