@@ -366,15 +366,19 @@ fn start_move(slot: &mut Slot, cfg: &PlayConfig, rng: &mut StdRng) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn gumbel_self_play_trains_on_a_whole_improved_policy() {
-        let model = Model::random(
+    fn tiny_model() -> Model {
+        Model::random(
             zero::Shape {
                 blocks: 1,
                 filters: 8,
             },
             5,
-        );
+        )
+    }
+
+    #[test]
+    fn gumbel_self_play_trains_on_a_whole_improved_policy() {
+        let model = tiny_model();
         let mut cfg = PlayConfig::self_play(8);
         cfg.gumbel = true;
         cfg.max_plies = 24;
@@ -403,13 +407,7 @@ mod tests {
 
     #[test]
     fn blended_self_play_labels_positions_of_a_drawn_game_by_their_search() {
-        let model = Model::random(
-            zero::Shape {
-                blocks: 1,
-                filters: 8,
-            },
-            5,
-        );
+        let model = tiny_model();
         let mut cfg = PlayConfig::self_play(16);
         cfg.max_plies = 20;
         let starts = || vec![(Game::new(), 0), (Game::new(), 0)];
