@@ -102,6 +102,11 @@ impl Card {
     }
 }
 
+/// The last self-play candidate that lost its gate (each rejected one replaces the one before).
+pub fn rejected_file(dir: &Path) -> PathBuf {
+    dir.join("rejected.bpk")
+}
+
 pub fn card_file(dir: &Path, generation: u32) -> PathBuf {
     dir.join(format!("gen{generation}.yaml"))
 }
@@ -332,15 +337,24 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             cfg.quiet,
         );
         let accepted = accepted(&tally, cfg.accept);
+        let verdict = if accepted {
+            "accepted".to_string()
+        } else {
+            // Kept, so that it can be measured at other visit counts or trained on (`--from`).
+            let kept = rejected_file(&cfg.out);
+            match candidate.save(&kept) {
+                Ok(()) => format!("rejected, kept in {}", kept.display()),
+                Err(e) => format!("rejected, and it could not be kept: {e}"),
+            }
+        };
         tracing::info!(
-            "generation {} attempt {}: {} samples in the window, value loss {:.3}, policy loss {:.3}; candidate {} -> {}",
+            "generation {} attempt {}: {} samples in the window, value loss {:.3}, policy loss {:.3}; candidate {} -> {verdict}",
             gen + 1,
             attempt + 1,
             pool_len,
             losses.value,
             losses.policy,
             tally.summary(),
-            if accepted { "accepted" } else { "rejected" }
         );
         if !accepted {
             attempt += 1;
