@@ -22,6 +22,7 @@ pub struct RunConfig {
     pub generations: u32,
     /// The shape of generation 0 when `out` has none (each later one keeps its parent's).
     pub shape: Shape,
+    /// Self-play games a round; 0 trains on the replay rounds already on disk.
     pub games: usize,
     pub sims: u32,
     pub full_share: f32,
@@ -222,6 +223,39 @@ fn persist_round(out: &Path, round: &[Sample], window: usize) {
     }
 }
 
+/// One round of self-play by `current`: the games finished and their samples.
+fn self_play(cfg: &RunConfig, current: &Model, round_seed: u64) -> (usize, Vec<Sample>) {
+    let openings = built_in();
+    let starts: Vec<_> = (0..cfg.games)
+        .map(|i| {
+            let o = &openings[(round_seed as usize + i * 7) % openings.len()];
+            // Half the games from the start, half from an opening, for variety.
+            let game = if i % 2 == 0 {
+                draughts::Game::new()
+            } else {
+                o.game()
+            };
+            (game, 0)
+        })
+        .collect();
+    let b = bar(cfg.games as u64, "self-play", cfg.quiet);
+    let mut play_cfg = PlayConfig::self_play(cfg.sims);
+    play_cfg.full_share = cfg.full_share;
+    play_cfg.fast_sims = (cfg.sims / 4).max(8);
+    play_cfg.gumbel = cfg.gumbel;
+    play_cfg.q_blend = cfg.q_blend;
+    let (finished, round) = play(
+        &[current],
+        starts,
+        &play_cfg,
+        round_seed,
+        cfg.parallel,
+        |_| b.inc(1),
+    );
+    b.finish_and_clear();
+    (finished.len(), round)
+}
+
 /// Runs the loop until `cfg.generations` generations exist (generation 0 is the random net).
 pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
     let mut gen = last_or_random(&cfg.out, cfg.shape, cfg.seed)?;
@@ -267,56 +301,42 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             cfg.q_blend
         );
     }
+    if cfg.games == 0 {
+        source = "the replay rounds on disk, no new self-play".to_string();
+    }
     if cfg.from.is_some() {
         source = format!("{source}, trained from {}", start.display());
     }
     let mut attempt = 0u32;
     let (mut games, mut samples, mut steps) = (0usize, 0usize, 0usize);
     let (mut selfplay_s, mut training_s) = (0.0f64, 0.0f64);
+    if cfg.games == 0 && window.is_empty() {
+        anyhow::bail!(
+            "no self-play games asked for and no replay rounds in {}: nothing to train on",
+            crate::replay::replay_dir(&cfg.out).display()
+        );
+    }
     while gen < cfg.generations {
         let round_seed = cfg.seed ^ (u64::from(gen) << 32) ^ u64::from(attempt);
-        // Self-play.
-        let t = Instant::now();
-        let openings = built_in();
-        let starts: Vec<_> = (0..cfg.games)
-            .map(|i| {
-                let o = &openings[(round_seed as usize + i * 7) % openings.len()];
-                // Half the games from the start, half from an opening, for variety.
-                let game = if i % 2 == 0 {
-                    draughts::Game::new()
-                } else {
-                    o.game()
-                };
-                (game, 0)
-            })
-            .collect();
-        let b = bar(cfg.games as u64, "self-play", cfg.quiet);
-        let mut play_cfg = PlayConfig::self_play(cfg.sims);
-        play_cfg.full_share = cfg.full_share;
-        play_cfg.fast_sims = (cfg.sims / 4).max(8);
-        play_cfg.gumbel = cfg.gumbel;
-        play_cfg.q_blend = cfg.q_blend;
-        let (finished, round) = play(
-            &[&current],
-            starts,
-            &play_cfg,
-            round_seed,
-            cfg.parallel,
-            |_| b.inc(1),
-        );
-        b.finish_and_clear();
-        selfplay_s += t.elapsed().as_secs_f64();
-        games += finished.len();
-        samples += round.len();
-        persist_round(&cfg.out, &round, cfg.window);
-        window.push(round);
-        if window.len() > cfg.window {
-            window.remove(0);
+        if cfg.games > 0 {
+            let t = Instant::now();
+            let (finished, round) = self_play(cfg, &current, round_seed);
+            selfplay_s += t.elapsed().as_secs_f64();
+            games += finished;
+            samples += round.len();
+            persist_round(&cfg.out, &round, cfg.window);
+            window.push(round);
+            if window.len() > cfg.window {
+                window.remove(0);
+            }
         }
         // Training.
         let t = Instant::now();
         let pool: Vec<&[Sample]> = window.iter().map(Vec::as_slice).collect();
         let pool_len: usize = pool.iter().map(|r| r.len()).sum();
+        if cfg.games == 0 {
+            samples = pool_len;
+        }
         let b = bar(cfg.train.steps as u64, "train", cfg.quiet);
         let (trained, losses) = train(net, &pool, &cfg.train, round_seed, |_, l| {
             b.inc(1);

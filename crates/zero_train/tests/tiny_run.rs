@@ -153,3 +153,30 @@ fn training_from_a_missing_or_misshapen_network_is_an_error_naming_it() {
     let e = run(&cfg).expect_err("another shape").to_string();
     assert!(e.contains("other.bpk") && e.contains("1x4"), "{e}");
 }
+
+#[test]
+fn no_games_trains_on_the_rounds_on_disk_and_adds_none() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut cfg = tiny_run(dir.path());
+    cfg.games = 0;
+    let e = run(&cfg).expect_err("nothing to train on").to_string();
+    assert!(e.contains("nothing to train on"), "{e}");
+    // A round on disk (here from a first run's self-play) is what a run without games trains on.
+    cfg.games = 4;
+    let _ = run(&cfg);
+    let before = load_window(dir.path(), 3);
+    assert_eq!(before.len(), 1);
+    let _ = std::fs::remove_file(rejected_file(dir.path()));
+    let mut cfg = tiny_run(dir.path());
+    cfg.games = 0;
+    cfg.generations = last_generation(dir.path()).expect("generation 0 at least") + 1;
+    cfg.window = 3;
+    let outcome = run(&cfg);
+    assert!(
+        outcome.is_ok() || rejected_file(dir.path()).is_file(),
+        "{outcome:?}"
+    );
+    let after = load_window(dir.path(), 3);
+    assert_eq!(after.len(), 1, "no new round");
+    assert_eq!(after[0].len(), before[0].len());
+}
