@@ -108,6 +108,16 @@ pub fn rejected_file(dir: &Path) -> PathBuf {
     dir.join("rejected.bpk")
 }
 
+/// Keeps a candidate that lost its gate in `dir`, so that it can still be measured at other
+/// visit counts or trained on (`--from`); says where, or why it could not be kept.
+fn keep_rejected(candidate: &Model, dir: &Path) -> String {
+    let kept = rejected_file(dir);
+    match candidate.save(&kept) {
+        Ok(()) => format!("kept in {}", kept.display()),
+        Err(e) => format!("it could not be kept: {e}"),
+    }
+}
+
 pub fn card_file(dir: &Path, generation: u32) -> PathBuf {
     dir.join(format!("gen{generation}.yaml"))
 }
@@ -360,12 +370,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         let verdict = if accepted {
             "accepted".to_string()
         } else {
-            // Kept, so that it can be measured at other visit counts or trained on (`--from`).
-            let kept = rejected_file(&cfg.out);
-            match candidate.save(&kept) {
-                Ok(()) => format!("rejected, kept in {}", kept.display()),
-                Err(e) => format!("rejected, and it could not be kept: {e}"),
-            }
+            format!("rejected, {}", keep_rejected(&candidate, &cfg.out))
         };
         tracing::info!(
             "generation {} attempt {}: {} samples in the window, value loss {:.3}, policy loss {:.3}; candidate {} -> {verdict}",
@@ -547,12 +552,7 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
     let _ = std::fs::remove_file(net_file);
     let _ = std::fs::remove_file(card_file);
     if !accepted(&tally, cfg.accept) {
-        // Kept, so that it can still be measured in other ways or trained on by self-play.
-        let kept = cfg.out.join("warm").join("rejected.bpk");
-        let kept = match candidate.save(&kept) {
-            Ok(()) => format!("it is kept in {}", kept.display()),
-            Err(e) => format!("it could not be kept: {e}"),
-        };
+        let kept = keep_rejected(&candidate, &cfg.out.join("warm"));
         anyhow::bail!(
             "the warm-started candidate did not beat generation {gen} ({}); {kept}; its positions stay in the replay window",
             tally.summary()
