@@ -5,6 +5,7 @@
 //! of `crates/search` and the trainer `zero_train` build on it.
 
 pub mod encode;
+mod folded;
 pub mod model;
 pub mod net;
 

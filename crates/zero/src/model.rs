@@ -10,6 +10,7 @@ use burn::tensor::DType;
 use draughts::{Game, Position};
 
 use crate::encode::{encode_into, ACTIONS, INPUT_LEN, PLANES};
+use crate::folded::FoldedNet;
 use crate::net::{Net, Shape};
 
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +56,8 @@ impl Outputs {
 #[derive(Debug, Clone)]
 pub struct Model {
     net: Net,
+    /// The same network folded for fast inference; [`Model::evaluate`] runs this one.
+    folded: FoldedNet,
     device: Device,
 }
 
@@ -63,17 +66,19 @@ impl Model {
     pub fn random(shape: Shape, seed: u64) -> Model {
         let device = cpu();
         device.seed(seed);
-        Model {
-            net: Net::new(shape, &device),
-            device,
-        }
+        Model::wrap(Net::new(shape, &device), device)
     }
 
     /// Wraps a trained network, for inference.
     pub fn from_net(net: Net) -> Model {
+        Model::wrap(net.valid(), cpu())
+    }
+
+    fn wrap(net: Net, device: Device) -> Model {
         Model {
-            net: net.valid(),
-            device: cpu(),
+            folded: FoldedNet::new(&net, &device),
+            net,
+            device,
         }
     }
 
@@ -90,10 +95,7 @@ impl Model {
     pub fn load(file: &Path) -> Result<Model, ModelError> {
         let device = cpu();
         let net = load_net(file, &device)?;
-        let model = Model {
-            net: net.valid(),
-            device,
-        };
+        let model = Model::wrap(net.valid(), device);
         // Bit flips in the weights load without complaint: a network that answers NaN is refused.
         let probe = model.evaluate_games(&[Game::new()]);
         if probe
@@ -124,6 +126,16 @@ impl Model {
 
     /// Evaluates `n` encoded positions (`n * INPUT_LEN` floats).
     pub fn evaluate(&self, inputs: &[f32], n: usize) -> Outputs {
+        if n == 0 {
+            return Outputs::default();
+        }
+        let (logits, values) = self.folded.evaluate(&inputs[..n * INPUT_LEN], n);
+        Outputs { logits, values }
+    }
+
+    /// [`Model::evaluate`] through the trained network's own layers, unfolded: slower, the
+    /// reference the folded network is tested against.
+    pub fn evaluate_unfolded(&self, inputs: &[f32], n: usize) -> Outputs {
         if n == 0 {
             return Outputs::default();
         }

@@ -42,6 +42,55 @@ fn conv1(c_in: usize, c_out: usize, device: &Device) -> Conv2d {
         .init(device)
 }
 
+/// A convolution and the BatchNorm after it, as tensors, for folding them for inference.
+pub(crate) struct ConvBn {
+    pub weight: Tensor<4>,
+    pub gamma: Tensor<1>,
+    pub beta: Tensor<1>,
+    pub mean: Tensor<1>,
+    pub var: Tensor<1>,
+    pub epsilon: f64,
+}
+
+impl ConvBn {
+    fn of(conv: &Conv2d, bn: &BatchNorm) -> ConvBn {
+        ConvBn {
+            weight: conv.weight.val(),
+            gamma: bn.gamma.val(),
+            beta: bn.beta.val(),
+            mean: bn.running_mean.value(),
+            var: bn.running_var.value(),
+            epsilon: bn.epsilon,
+        }
+    }
+}
+
+/// A residual block's two convolutions.
+pub(crate) struct BlockParts {
+    pub first: ConvBn,
+    pub second: ConvBn,
+}
+
+/// Every layer's tensors: linear layers as (weight `[in, out]`, bias `[out]`).
+pub(crate) struct NetParts {
+    pub stem: ConvBn,
+    pub blocks: Vec<BlockParts>,
+    pub policy: ConvBn,
+    pub policy_fc: (Tensor<2>, Tensor<1>),
+    pub value: ConvBn,
+    pub value_fc1: (Tensor<2>, Tensor<1>),
+    pub value_fc2: (Tensor<2>, Tensor<1>),
+}
+
+fn linear_parts(layer: &Linear) -> (Tensor<2>, Tensor<1>) {
+    let weight = layer.weight.val();
+    let bias = match &layer.bias {
+        Some(b) => b.val(),
+        None => Tensor::zeros([weight.dims()[1]], &weight.device()),
+    };
+    (weight, bias)
+}
+
 #[derive(Module, Debug)]
 pub struct Block {
     conv1: Conv2d,
@@ -104,6 +153,26 @@ impl Net {
         Shape {
             blocks: self.blocks.len(),
             filters: self.stem_bn.gamma.dims()[0],
+        }
+    }
+
+    /// Every layer's tensors, for [`crate::folded::FoldedNet`].
+    pub(crate) fn parts(&self) -> NetParts {
+        NetParts {
+            stem: ConvBn::of(&self.stem, &self.stem_bn),
+            blocks: self
+                .blocks
+                .iter()
+                .map(|b| BlockParts {
+                    first: ConvBn::of(&b.conv1, &b.bn1),
+                    second: ConvBn::of(&b.conv2, &b.bn2),
+                })
+                .collect(),
+            policy: ConvBn::of(&self.policy_conv, &self.policy_bn),
+            policy_fc: linear_parts(&self.policy_fc),
+            value: ConvBn::of(&self.value_conv, &self.value_bn),
+            value_fc1: linear_parts(&self.value_fc1),
+            value_fc2: linear_parts(&self.value_fc2),
         }
     }
 

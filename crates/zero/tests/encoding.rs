@@ -140,3 +140,29 @@ fn a_missing_or_corrupt_file_is_an_error_naming_it() {
     let e = Model::load(&cut).expect_err("cut").to_string();
     assert!(e.contains("gen10.bpk"), "{e}");
 }
+
+#[test]
+fn the_folded_network_gives_the_trained_layers_outputs() {
+    let games = random_games(40);
+    let mut inputs = vec![0.0; games.len() * INPUT_LEN];
+    for (g, chunk) in games.iter().zip(inputs.chunks_mut(INPUT_LEN)) {
+        zero::encode::encode_into(g, chunk);
+    }
+    for (blocks, filters, seed) in [(1, 8, 5), (2, 16, 6)] {
+        let model = Model::random(Shape { blocks, filters }, seed);
+        // One position alone, and all of them in one batch.
+        for n in [1, games.len()] {
+            let fast = model.evaluate(&inputs, n);
+            let slow = model.evaluate_unfolded(&inputs, n);
+            assert_eq!(fast.logits.len(), n * ACTIONS);
+            assert_eq!(fast.values.len(), n);
+            let close = |a: &[f32], b: &[f32]| {
+                a.iter()
+                    .zip(b)
+                    .all(|(x, y)| (x - y).abs() <= 1e-3 * (1.0 + y.abs()))
+            };
+            assert!(close(&fast.values, &slow.values), "values differ");
+            assert!(close(&fast.logits, &slow.logits), "logits differ");
+        }
+    }
+}

@@ -59,3 +59,42 @@ fn shipped_generations_load_match_their_fingerprints_and_play_legal_moves() {
         }
     }
 }
+
+/// The planner runs each generation folded (BatchNorm in the convolutions, im2col products);
+/// trained BatchNorm statistics make the fold non-trivial, so the last generation checks it.
+#[test]
+fn the_last_generation_folded_gives_its_trained_layers_outputs() {
+    let dir = models();
+    let Some(last) = last_generation(&dir) else {
+        return;
+    };
+    let model = zero::load_generation(&dir, last).expect("a shipped generation loads");
+    let mut rng = draughts::playout::Rng::new(9);
+    let len = zero::encode::INPUT_LEN;
+    let n = 24;
+    let mut inputs = vec![0.0; n * len];
+    for chunk in inputs.chunks_mut(len) {
+        let mut game = Game::new();
+        for _ in 0..rng.below(60) {
+            let moves = game.legal_moves();
+            if moves.is_empty() || game.result().is_over() {
+                break;
+            }
+            game.play(&moves[rng.below(moves.len())]).expect("legal");
+        }
+        zero::encode::encode_into(&game, chunk);
+    }
+    let (fast, slow) = (
+        model.evaluate(&inputs, n),
+        model.evaluate_unfolded(&inputs, n),
+    );
+    for (a, b) in fast
+        .values
+        .iter()
+        .zip(&slow.values)
+        .chain(fast.logits.iter().zip(&slow.logits))
+    {
+        assert!((a - b).abs() <= 1e-3 * (1.0 + b.abs()), "{a} against {b}");
+    }
+    assert_eq!(fast.logits.len(), slow.logits.len());
+}
