@@ -42,7 +42,8 @@ fn conv1(c_in: usize, c_out: usize, device: &Device) -> Conv2d {
         .init(device)
 }
 
-/// A convolution and the BatchNorm after it, as tensors, for folding them for inference.
+/// A convolution and the BatchNorm after it, as tensors, for folding them for inference (the
+/// convolutions have no bias of their own: the BatchNorm's `beta` is it).
 pub(crate) struct ConvBn {
     pub weight: Tensor<4>,
     pub gamma: Tensor<1>,
