@@ -62,7 +62,41 @@ const WINDOW_BITS: [[u8; 8]; WINDOWS] = {
     t
 };
 
-const POW3: [u16; 8] = [1, 3, 9, 27, 81, 243, 729, 2187];
+/// Where each window's 4 pairs of squares start: on each of its ranks a window holds two dark
+/// squares, on adjacent bits, so a window's occupancy is 4 shifts and masks.
+const WINDOW_PAIRS: [[u8; 4]; WINDOWS] = {
+    let mut t = [[0u8; 4]; WINDOWS];
+    let mut w = 0;
+    while w < WINDOWS {
+        let mut j = 0;
+        while j < 4 {
+            assert!(WINDOW_BITS[w][2 * j + 1] == WINDOW_BITS[w][2 * j] + 1);
+            t[w][j] = WINDOW_BITS[w][2 * j];
+            j += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
+/// The base-3 number whose digit `k` is bit `k` of the index: a window's configuration is
+/// `BASE3[own] + 2 * BASE3[theirs]`, each square's state (empty 0, own 1, theirs 2) its digit.
+const BASE3: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut k, mut pow) = (0, 1u16);
+        while k < 8 {
+            if b >> k & 1 == 1 {
+                t[b] += pow;
+            }
+            pow *= 3;
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
 
 #[derive(Clone, Debug, thiserror::Error, PartialEq)]
 pub enum PatternError {
@@ -83,15 +117,18 @@ pub enum PatternError {
 /// weights in matches before shipping them (`docs/planners.md`).
 pub const FILE_VARIABLE: &str = "CHECKERS_ROBOT_PATTERNS";
 
+/// Window `w`'s 8 squares of `board` as 8 bits, in [`WINDOW_BITS`]' order.
+#[inline]
+fn occupancy(w: usize, board: u64) -> usize {
+    let [a, b, c, d] = WINDOW_PAIRS[w];
+    (board >> a & 3 | (board >> b & 3) << 2 | (board >> c & 3) << 4 | (board >> d & 3) << 6)
+        as usize
+}
+
 /// The configuration of window `w` with `own` and `theirs` men.
 #[inline]
 fn config(w: usize, own: u64, theirs: u64) -> usize {
-    let mut idx = 0u16;
-    for (k, &bit) in WINDOW_BITS[w].iter().enumerate() {
-        let state = (own >> bit & 1) as u16 + 2 * (theirs >> bit & 1) as u16;
-        idx += state * POW3[k];
-    }
-    usize::from(idx)
+    usize::from(BASE3[occupancy(w, own)] + 2 * BASE3[occupancy(w, theirs)])
 }
 
 /// How far `pos` is into the ending: 0 with 24 pieces or more, 1 with 4 or fewer.
@@ -99,6 +136,51 @@ fn config(w: usize, own: u64, theirs: u64) -> usize {
 pub fn ending_share(pos: &Position) -> f32 {
     let pieces = pos.occupied().count_ones() as f32;
     ((24.0 - pieces) / 20.0).clamp(0.0, 1.0)
+}
+
+/// Calls `visit(weight index, value)` for each input of `pos`, seen from the side to move, in
+/// the one order both [`Active::of`] and [`Patterns::logit`] sum them (so both give the very
+/// same `f32`).
+#[inline(always)]
+fn inputs(pos: &Position, mut visit: impl FnMut(usize, f32)) {
+    let me = pos.side_to_move();
+    let (own, theirs) = match me {
+        Color::White => (pos.men(Color::White), pos.men(Color::Black)),
+        Color::Black => (
+            mirror_board(pos.men(Color::Black)),
+            mirror_board(pos.men(Color::White)),
+        ),
+    };
+    // The opponent's view: the board turned, roles swapped.
+    let (their_own, their_theirs) = (mirror_board(theirs), mirror_board(own));
+    let mut configs = [(0usize, 0usize); WINDOWS];
+    for (w, c) in configs.iter_mut().enumerate() {
+        *c = (config(w, own, theirs), config(w, their_own, their_theirs));
+    }
+    let end = ending_share(pos);
+    let sign = match me {
+        Color::White => 1.0,
+        Color::Black => -1.0,
+    };
+    let f = features(pos);
+    visit(0, 1.0);
+    for (phase, share) in [(0usize, 1.0 - end), (1usize, end)] {
+        if share == 0.0 {
+            continue;
+        }
+        let base = 1 + phase * PHASE_WEIGHTS;
+        for (w, &(mine, opponents)) in configs.iter().enumerate() {
+            let table = base + w * CONFIGS;
+            visit(table + mine, share);
+            visit(table + opponents, -share);
+        }
+        let linear = base + WINDOWS * CONFIGS;
+        for (i, &x) in f.iter().enumerate() {
+            if x != 0 {
+                visit(linear + i, sign * x as f32 * share);
+            }
+        }
+    }
 }
 
 /// The inputs of one position: (weight index, value) pairs, on the stack (the evaluation runs
@@ -121,43 +203,10 @@ impl Default for Active {
 impl Active {
     /// The inputs of `pos`, from the side to move's point of view: the evaluation's logit is
     /// the sum of `weight[index] * value`. The trainer and the planner both read positions
-    /// through this one function.
+    /// through [`inputs`].
     pub fn of(pos: &Position) -> Active {
         let mut a = Active::default();
-        let me = pos.side_to_move();
-        let (own, theirs) = match me {
-            Color::White => (pos.men(Color::White), pos.men(Color::Black)),
-            Color::Black => (
-                mirror_board(pos.men(Color::Black)),
-                mirror_board(pos.men(Color::White)),
-            ),
-        };
-        // The opponent's view: the board turned, roles swapped.
-        let (their_own, their_theirs) = (mirror_board(theirs), mirror_board(own));
-        let end = ending_share(pos);
-        let sign = match me {
-            Color::White => 1.0,
-            Color::Black => -1.0,
-        };
-        let f = features(pos);
-        a.push(0, 1.0);
-        for (phase, share) in [(0usize, 1.0 - end), (1usize, end)] {
-            if share == 0.0 {
-                continue;
-            }
-            let base = 1 + phase * PHASE_WEIGHTS;
-            for w in 0..WINDOWS {
-                let table = base + w * CONFIGS;
-                a.push(table + config(w, own, theirs), share);
-                a.push(table + config(w, their_own, their_theirs), -share);
-            }
-            let linear = base + WINDOWS * CONFIGS;
-            for (i, &x) in f.iter().enumerate() {
-                if x != 0 {
-                    a.push(linear + i, sign * x as f32 * share);
-                }
-            }
-        }
+        inputs(pos, |index, value| a.push(index, value));
         a
     }
 
@@ -215,7 +264,10 @@ impl Patterns {
     /// The logit of the side to move's expected score.
     #[inline]
     pub fn logit(&self, pos: &Position) -> f32 {
-        self.logit_of(&Active::of(pos))
+        // Straight from the inputs, without listing them: this runs at every leaf.
+        let mut sum = -0.0;
+        inputs(pos, |i, x| sum += self.weights[i] * x);
+        sum
     }
 
     /// The logit of already listed inputs.
@@ -292,6 +344,7 @@ mod tests {
     use super::*;
     use crate::alphabeta::eval::evaluate;
     use draughts::parse_fen;
+    use rand::{Rng, SeedableRng};
 
     #[test]
     fn windows_hold_eight_distinct_dark_squares_and_cover_the_board() {
@@ -306,6 +359,49 @@ mod tests {
             }
         }
         assert_eq!(seen, draughts::square::VALID);
+    }
+
+    #[test]
+    fn configurations_are_the_base_3_number_of_the_windows_squares() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let own = x & draughts::square::VALID;
+            let theirs = x.rotate_left(23) & draughts::square::VALID & !own;
+            for (w, bits) in WINDOW_BITS.iter().enumerate() {
+                let slow: usize = bits
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &b)| {
+                        (own >> b & 1 | 2 * (theirs >> b & 1)) as usize * 3usize.pow(k as u32)
+                    })
+                    .sum();
+                assert_eq!(config(w, own, theirs), slow);
+            }
+        }
+    }
+
+    #[test]
+    fn the_logit_is_the_sum_over_the_listed_inputs_to_the_last_bit() {
+        let mut p = Patterns::from_linear();
+        for (i, w) in p.weights_mut().iter_mut().enumerate() {
+            *w += ((i * 7919) % 1013) as f32 / 997.0 - 0.5;
+        }
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        for _ in 0..40 {
+            let mut pos = Position::start();
+            for _ in 0..80 {
+                let listed = p.logit_of(&Active::of(&pos));
+                assert_eq!(p.logit(&pos).to_bits(), listed.to_bits(), "{pos:?}");
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.after(&moves[rng.random_range(0..moves.len())]);
+            }
+        }
     }
 
     #[test]
