@@ -375,7 +375,7 @@ mod tests {
                     .iter()
                     .enumerate()
                     .map(|(k, &b)| {
-                        (own >> b & 1 | 2 * (theirs >> b & 1)) as usize * 3usize.pow(k as u32)
+                        ((own >> b & 1) + 2 * (theirs >> b & 1)) as usize * 3usize.pow(k as u32)
                     })
                     .sum();
                 assert_eq!(config(w, own, theirs), slow);
