@@ -183,8 +183,8 @@ fn inputs(pos: &Position, mut visit: impl FnMut(usize, f32)) {
     }
 }
 
-/// The inputs of one position: (weight index, value) pairs, on the stack (the evaluation runs
-/// at every leaf of the search).
+/// The inputs of one position listed as (weight index, value) pairs, on the stack: what the
+/// trainer's gradient step walks (the search sums them as it visits them, [`Patterns::logit`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Active {
     len: usize,
