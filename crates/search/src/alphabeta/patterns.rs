@@ -363,11 +363,9 @@ mod tests {
 
     #[test]
     fn configurations_are_the_base_3_number_of_the_windows_squares() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
         for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x: u64 = rng.random();
             let own = x & draughts::square::VALID;
             let theirs = x.rotate_left(23) & draughts::square::VALID & !own;
             for (w, bits) in WINDOW_BITS.iter().enumerate() {
