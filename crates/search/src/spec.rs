@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::alphabeta::search::Pruning;
 use crate::alphabeta::AlphaBeta;
 use crate::alphabeta::{net, patterns};
 use crate::book::{self, BookPlanner};
@@ -55,7 +56,7 @@ impl Algorithm {
             Algorithm::Minimax => &["depth", "seed"],
             Algorithm::AlphaBeta => &[
                 "time", "depth", "nodes", "seed", "threads", "endgame", "net", "patterns", "book",
-                "ponder",
+                "ponder", "prune",
             ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
             Algorithm::Zero => &[
@@ -126,6 +127,8 @@ pub struct PlannerSpec {
     pub net: bool,
     /// Alpha-beta evaluates with the pattern evaluation (`alphabeta::patterns`) instead.
     pub patterns: bool,
+    /// Alpha-beta's bolder pruning, a bit set (`alphabeta::search::Pruning::from_bits`).
+    pub prune: u8,
     /// The AlphaZero planner's network generation (`models/gen<N>.bpk`).
     pub generation: u32,
     /// Plays from the opening book while the position is in it (`crate::book`).
@@ -156,6 +159,7 @@ impl PlannerSpec {
             endgame: 0,
             net: false,
             patterns: false,
+            prune: 0,
             generation: 1,
             book: false,
             ponder: false,
@@ -184,7 +188,8 @@ impl PlannerSpec {
             Algorithm::Heuristic => Box::new(HeuristicPlanner::new(self.seed)),
             Algorithm::Minimax => Box::new(Minimax::new(self.seed)),
             Algorithm::AlphaBeta => {
-                let mut ab = AlphaBeta::with_threads(self.threads.unwrap_or(1));
+                let mut ab = AlphaBeta::with_threads(self.threads.unwrap_or(1))
+                    .with_pruning(Pruning::from_bits(self.prune));
                 if self.net {
                     match net::built_in() {
                         Ok(net) => ab = ab.with_net(net),
@@ -316,6 +321,15 @@ impl PlannerSpec {
             "patterns" => {
                 self.patterns =
                     parse_switch(value).ok_or_else(|| bad("patterns must be 1 (on) or 0 (off)"))?
+            }
+            "prune" => {
+                let n = count(value)?;
+                if n > 7 {
+                    return Err(bad(
+                        "prune must be 0 to 7, a sum of 1 deeper reductions, 2 futility, 4 logarithmic reductions",
+                    ));
+                }
+                self.prune = n as u8;
             }
             "book" => {
                 self.book =
@@ -460,6 +474,9 @@ impl fmt::Display for PlannerSpec {
         if self.patterns {
             parts.push("patterns=1".to_string());
         }
+        if self.prune != 0 {
+            parts.push(format!("prune={}", self.prune));
+        }
         if self.book {
             parts.push("book=1".to_string());
         }
@@ -522,6 +539,7 @@ mod tests {
             "alphabeta:time=1s,threads=2,endgame=4",
             "alphabeta:depth=8,net=1",
             "alphabeta:depth=8,patterns=1",
+            "alphabeta:depth=8,patterns=1,prune=3",
             "alphabeta:time=1s,threads=2,endgame=5,net=1,book=1,ponder=1",
             "mcts:time=2s,sims=100,threads=2,seed=9",
             "random",

@@ -7,7 +7,7 @@
 //!     algorithm: alphabeta
 //!     time_budget_s: 0.5
 //!     depth: 12       # also: sims, nodes, seed, threads, endgame_pieces, eval_net,
-//!                     # eval_patterns
+//!                     # eval_patterns, prune
 //!     rank: 6         # the level's place in the ladder, 1 = easiest
 //!     description: "..."
 //! ```
@@ -236,6 +236,7 @@ mod tests {
             "master evaluates with the pattern evaluation"
         );
         assert!(master.spec.ponder, "master thinks on the human's time");
+        assert_eq!(master.spec.prune, 6, "master prunes boldly");
         assert!(
             levels.iter().filter(|l| l.spec.ponder).count() == 1,
             "only master ponders"

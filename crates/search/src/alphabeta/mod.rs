@@ -22,7 +22,7 @@ use crate::planner::{
 };
 use eval::{Evaluator, Weights, WEIGHTS};
 use net::EvalNet;
-use search::{History, Search, INF, MAX_PLY};
+use search::{History, Pruning, Search, INF, MAX_PLY};
 use tt::{MoveKey, Table};
 
 /// Depth used when no limit at all is given.
@@ -43,6 +43,7 @@ pub struct AlphaBeta {
     histories: Vec<History>,
     eval: Evaluator,
     endgame: Option<Arc<EndgameDb>>,
+    pruning: Pruning,
 }
 
 impl Default for AlphaBeta {
@@ -81,6 +82,7 @@ impl AlphaBeta {
             histories: vec![History::default()],
             eval: Evaluator::linear(weights),
             endgame: None,
+            pruning: Pruning::default(),
         }
     }
 
@@ -100,6 +102,12 @@ impl AlphaBeta {
     /// correction).
     pub fn with_patterns(mut self, patterns: Arc<patterns::Patterns>) -> AlphaBeta {
         self.eval.patterns = Some(patterns);
+        self
+    }
+
+    /// Prunes more boldly than the plain search ([`Pruning`]).
+    pub fn with_pruning(mut self, pruning: Pruning) -> AlphaBeta {
+        self.pruning = pruning;
         self
     }
 
@@ -189,6 +197,7 @@ impl Planner for AlphaBeta {
                 eval: &evaluator,
                 game_path: &game_path,
                 endgame: self.endgame.as_deref(),
+                pruning: self.pruning,
             };
             let tt = &self.tt;
             let (main, helpers) = self.histories.split_at_mut(1);
@@ -317,6 +326,7 @@ struct Job<'a> {
     eval: &'a Evaluator,
     game_path: &'a [u64],
     endgame: Option<&'a EndgameDb>,
+    pruning: Pruning,
 }
 
 /// What one thread's iterative deepening found.
@@ -361,6 +371,7 @@ impl Job<'_> {
         search.deadline = self.deadline;
         search.node_limit = self.node_limit;
         search.endgame = self.endgame;
+        search.pruning = self.pruning;
         let mut out = Outcome::forced(self.fallback, 0);
         let mut prev = 0;
         for depth in first.min(self.max_depth)..=self.max_depth {

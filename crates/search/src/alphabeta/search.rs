@@ -20,6 +20,47 @@ pub const INF: i32 = WIN_SCORE + 1;
 /// Squares are bits 0..36 of the layout.
 const BITS: usize = 36;
 
+/// How much more boldly than the plain search to prune (spec key `prune`, a bit set): the
+/// plain search reduces late quiet moves by one ply in null-window nodes and prunes nothing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pruning {
+    /// Late quiet moves reduced by two plies in deep null-window nodes, and by one in
+    /// principal-variation nodes.
+    pub deeper_reductions: bool,
+    /// Quiet moves after the first skipped one and two plies from the horizon, in
+    /// null-window nodes whose static value is this far below alpha.
+    pub futility: bool,
+    /// Reductions that grow with the logarithms of the depth and of the move's place in the
+    /// order (in place of the fixed one or two plies).
+    pub log_reductions: bool,
+}
+
+impl Pruning {
+    /// The bit set of the spec key: 1 deeper reductions, 2 futility, 4 logarithmic reductions.
+    pub fn from_bits(bits: u8) -> Pruning {
+        Pruning {
+            deeper_reductions: bits & 1 != 0,
+            futility: bits & 2 != 0,
+            log_reductions: bits & 4 != 0,
+        }
+    }
+}
+
+/// The logarithmic reduction of the `i`-th move (from 0) at `depth`, for a quiet move at
+/// depth 3 or more: at least one ply from the third move on in null-window nodes, one less in
+/// principal-variation nodes, and never down into quiescence.
+fn log_reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
+    if i < 3 {
+        return 0;
+    }
+    let r = ((depth as f32).ln() * ((i + 1) as f32).ln() / 1.6) as i32;
+    let r = if pv_node { r - 1 } else { r.max(1) };
+    r.clamp(0, depth - 2)
+}
+
+/// Futility margin per ply of depth left, in hundredths of a man.
+const FUTILITY_MARGIN: i32 = 90;
+
 /// History counters of one search thread: what survives from one search to the next beside
 /// the shared table.
 #[derive(Clone, Debug)]
@@ -69,6 +110,7 @@ pub struct Search<'a> {
     pub seldepth: u32,
     pub tt_hits: u64,
     pub stopped: bool,
+    pub pruning: Pruning,
     killers: Vec<[MoveKey; 2]>,
     /// Hashes of the positions before the current one: the game's, then the search path's.
     path: Vec<u64>,
@@ -100,6 +142,7 @@ impl<'a> Search<'a> {
             seldepth: 0,
             tt_hits: 0,
             stopped: false,
+            pruning: Pruning::default(),
             killers: vec![[MoveKey::NONE; 2]; MAX_PLY + 1],
             path: game_path,
             root_best: None,
@@ -247,6 +290,15 @@ impl<'a> Search<'a> {
         // No one-reply extension: measured, it multiplied the nodes of a depth-12 search from
         // the start by five, for lines that quiescence already follows through the captures.
         let next_depth = depth - 1;
+        // The static value is read only where it could prune: near the horizon, away from
+        // decided scores.
+        let futile = self.pruning.futility
+            && !pv_node
+            && !capture
+            && ply > 0
+            && depth <= 2
+            && alpha.abs() < WIN_SCORE / 2
+            && self.eval.evaluate(pos) + FUTILITY_MARGIN * depth <= alpha;
         let mut scores = std::mem::take(&mut self.score_stack[ply as usize]);
         self.scores(&list, pos, hash_move, ply as usize, &mut scores);
         let alpha_orig = alpha;
@@ -267,11 +319,25 @@ impl<'a> Search<'a> {
             let child = pos.after(mv);
             let child_counters = counters.after(pos, mv);
             let quiet = !mv.is_capture() && !mv.promotes();
+            if futile && i > 0 && quiet {
+                continue;
+            }
             self.path.push(hash);
             let score = if i == 0 {
                 -self.negamax(&child, child_counters, next_depth, -beta, -alpha, ply + 1)
             } else {
-                let reduce = if quiet && depth >= 3 && i >= 3 && !pv_node {
+                let deeper = self.pruning.deeper_reductions;
+                let reduce = if !quiet || depth < 3 {
+                    0
+                } else if self.pruning.log_reductions {
+                    log_reduction(depth, i, pv_node)
+                } else if !pv_node && i >= 3 {
+                    if deeper && depth >= 5 && i >= 6 {
+                        2
+                    } else {
+                        1
+                    }
+                } else if deeper && pv_node && i >= 5 {
                     1
                 } else {
                     0
