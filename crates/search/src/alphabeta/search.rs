@@ -47,7 +47,7 @@ impl Pruning {
 }
 
 /// The logarithmic reduction of the `i`-th move (from 0) at `depth`, for a quiet move at
-/// depth 3 or more: at least one ply from the third move on in null-window nodes, one less in
+/// depth 3 or more: at least one ply from the fourth move on in null-window nodes, one less in
 /// principal-variation nodes, and never down into quiescence.
 fn log_reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
     if i < 3 {
@@ -316,12 +316,12 @@ impl<'a> Search<'a> {
             list.swap(i, pick);
             scores.swap(i, pick);
             let mv = &list[i];
-            let child = pos.after(mv);
-            let child_counters = counters.after(pos, mv);
             let quiet = !mv.is_capture() && !mv.promotes();
             if futile && i > 0 && quiet {
                 continue;
             }
+            let child = pos.after(mv);
+            let child_counters = counters.after(pos, mv);
             self.path.push(hash);
             let score = if i == 0 {
                 -self.negamax(&child, child_counters, next_depth, -beta, -alpha, ply + 1)
