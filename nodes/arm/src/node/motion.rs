@@ -263,6 +263,22 @@ impl Motion {
     /// Runs the controller's homing sequence when `always` or when it has not homed since
     /// power-up.
     pub async fn home_sequence(&self, always: bool) -> Result<(), MotionError> {
+        match self.home_once(always).await {
+            // An alarm the link had not yet reported when it was cleared makes the controller
+            // ignore Home: clear it now and home once more rather than wait out the deadline.
+            Err(MotionError::Alarm(a)) => {
+                tracing::warn!(
+                    "homing met an alarm ({}); clearing it and homing again",
+                    describe_alarm(&a)
+                );
+                self.clear_alarm().await?;
+                self.home_once(always).await
+            }
+            r => r,
+        }
+    }
+
+    async fn home_once(&self, always: bool) -> Result<(), MotionError> {
         let guard = Guard::now(&self.link)?;
         let s = self.link.state();
         if !always && s.status.is_some_and(|st| st.homed) {
@@ -280,7 +296,18 @@ impl Motion {
         });
         self.wait(guard, &None, deadline, timeout, |st| {
             let status = st.status?;
-            (st.statuses > seen && status.homed && status.state == ArmState::Idle).then_some(Ok(()))
+            if st.statuses <= seen {
+                return None;
+            }
+            if status.state == ArmState::Alarm {
+                let alarm = st.last_alarm.unwrap_or(Alarm {
+                    code: AlarmCode::Other(0),
+                    joint: NO_JOINT,
+                    detail: 0,
+                });
+                return Some(Err(MotionError::Alarm(alarm)));
+            }
+            (status.homed && status.state == ArmState::Idle).then_some(Ok(()))
         })
         .await
     }
