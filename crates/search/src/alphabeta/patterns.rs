@@ -12,9 +12,13 @@
 //! move.
 //!
 //! Kings are not in the windows (a window of men and kings would have 5^8 configurations, far
-//! more than the data can fill); the linear features count them.
+//! more than the data can fill). Beside the linear features that count them, two small tables
+//! see them: a weight for each square a king stands on (per phase), and a weight for each
+//! material balance (men and kings of either side, kings counted up to four), so that what a
+//! king is worth can depend on what else is on the board.
 //!
-//! The weights travel as `patterns.bin`: a header line, then little-endian `f32`s.
+//! The weights travel as `patterns.bin`: a header line, then little-endian `f32`s. A file of
+//! the first format (`patterns 1`, without the king tables) still loads, its king tables empty.
 
 use std::sync::{Arc, OnceLock};
 
@@ -31,12 +35,22 @@ pub const WINDOWS: usize = 9;
 pub const CONFIGS: usize = 6561;
 /// Weights of one phase: the window tables, then one per linear feature.
 const PHASE_WEIGHTS: usize = WINDOWS * CONFIGS + N_FEATURES;
-/// The constant (having the move) at 0, then the opening's phase, then the ending's.
-pub const N_WEIGHTS: usize = 1 + 2 * PHASE_WEIGHTS;
+/// The weights of the first format: the constant (having the move) at 0, then the opening's
+/// phase, then the ending's.
+const V1_WEIGHTS: usize = 1 + 2 * PHASE_WEIGHTS;
+/// A king's square, by its bit in the board layout, in each phase.
+const KING_SQUARES: usize = 64;
+const KING_TABLES: usize = V1_WEIGHTS;
+/// Men (0-12) and kings (0-4, more counted as 4) of the side to move, then of the opponent.
+const MATERIAL_KINGS: usize = 5;
+const MATERIAL: usize = 13 * MATERIAL_KINGS * 13 * MATERIAL_KINGS;
+const MATERIAL_TABLE: usize = KING_TABLES + 2 * KING_SQUARES;
+pub const N_WEIGHTS: usize = MATERIAL_TABLE + MATERIAL;
 /// The most (weight index, input value) pairs one position activates.
-pub const MAX_ACTIVE: usize = 1 + 2 * (2 * WINDOWS + N_FEATURES);
+pub const MAX_ACTIVE: usize = 1 + 2 * (2 * WINDOWS + N_FEATURES) + 2 * 24 + 2;
 
-const HEADER: &[u8] = b"patterns 1\n";
+const HEADER: &[u8] = b"patterns 2\n";
+const HEADER_V1: &[u8] = b"patterns 1\n";
 
 /// The bit of each of a window's 8 dark squares, windows in rank-major order.
 const WINDOW_BITS: [[u8; 8]; WINDOWS] = {
@@ -131,6 +145,15 @@ fn config(w: usize, own: u64, theirs: u64) -> usize {
     usize::from(BASE3[occupancy(w, own)] + 2 * BASE3[occupancy(w, theirs)])
 }
 
+/// The material table's entry for these counts of the side seen first and the other.
+#[inline]
+fn material(own_men: u64, own_kings: u64, their_men: u64, their_kings: u64) -> usize {
+    let kings = |k: u64| (k.count_ones() as usize).min(MATERIAL_KINGS - 1);
+    let men = |m: u64| (m.count_ones() as usize).min(12);
+    ((men(own_men) * MATERIAL_KINGS + kings(own_kings)) * 13 + men(their_men)) * MATERIAL_KINGS
+        + kings(their_kings)
+}
+
 /// How far `pos` is into the ending: 0 with 24 pieces or more, 1 with 4 or fewer.
 #[inline]
 pub fn ending_share(pos: &Position) -> f32 {
@@ -149,6 +172,13 @@ fn inputs(pos: &Position, mut visit: impl FnMut(usize, f32)) {
         Color::Black => (
             mirror_board(pos.men(Color::Black)),
             mirror_board(pos.men(Color::White)),
+        ),
+    };
+    let (own_kings, their_kings) = match me {
+        Color::White => (pos.kings(Color::White), pos.kings(Color::Black)),
+        Color::Black => (
+            mirror_board(pos.kings(Color::Black)),
+            mirror_board(pos.kings(Color::White)),
         ),
     };
     // The opponent's view: the board turned, roles swapped.
@@ -180,7 +210,26 @@ fn inputs(pos: &Position, mut visit: impl FnMut(usize, f32)) {
                 visit(linear + i, sign * x as f32 * share);
             }
         }
+        let kings = KING_TABLES + phase * KING_SQUARES;
+        let mut k = own_kings;
+        while k != 0 {
+            visit(kings + k.trailing_zeros() as usize, share);
+            k &= k - 1;
+        }
+        let mut k = mirror_board(their_kings);
+        while k != 0 {
+            visit(kings + k.trailing_zeros() as usize, -share);
+            k &= k - 1;
+        }
     }
+    visit(
+        MATERIAL_TABLE + material(own, own_kings, theirs, their_kings),
+        1.0,
+    );
+    visit(
+        MATERIAL_TABLE + material(theirs, their_kings, own, own_kings),
+        -1.0,
+    );
 }
 
 /// The inputs of one position listed as (weight index, value) pairs, on the stack: what the
@@ -290,17 +339,24 @@ impl Patterns {
     }
 
     pub fn parse(bytes: &[u8]) -> Result<Patterns, PatternError> {
-        let body = bytes.strip_prefix(HEADER).ok_or(PatternError::Header)?;
-        if body.len() != 4 * N_WEIGHTS {
+        let (body, count) = if let Some(body) = bytes.strip_prefix(HEADER) {
+            (body, N_WEIGHTS)
+        } else if let Some(body) = bytes.strip_prefix(HEADER_V1) {
+            (body, V1_WEIGHTS)
+        } else {
+            return Err(PatternError::Header);
+        };
+        if body.len() != 4 * count {
             return Err(PatternError::Size {
-                expected: N_WEIGHTS,
+                expected: count,
                 found: body.len(),
             });
         }
-        let weights = body
+        let mut weights: Vec<f32> = body
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
+        weights.resize(N_WEIGHTS, 0.0);
         Patterns::new(weights)
     }
 
@@ -454,6 +510,34 @@ mod tests {
         let at = HEADER.len() + 4 * 7;
         nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
         assert_eq!(Patterns::parse(&nan), Err(PatternError::NotFinite(7)));
+    }
+
+    #[test]
+    fn a_file_of_the_first_format_loads_with_empty_king_tables() {
+        let p = Patterns::from_linear();
+        let mut v1 = HEADER_V1.to_vec();
+        for w in &p.weights()[..V1_WEIGHTS] {
+            v1.extend_from_slice(&w.to_le_bytes());
+        }
+        assert_eq!(Patterns::parse(&v1), Ok(p));
+        v1.extend_from_slice(&[0; 4]);
+        assert!(matches!(
+            Patterns::parse(&v1),
+            Err(PatternError::Size { .. })
+        ));
+    }
+
+    #[test]
+    fn material_balances_are_read_from_either_side() {
+        let mut p = Patterns::from_linear();
+        // Three kings against one are worth something to whoever has them.
+        let three_one = material(0, 0b111, 0, 0b1);
+        p.weights_mut()[MATERIAL_TABLE + three_one] = 2.0;
+        let white = parse_fen("W:WK1,K2,K3:BK32").expect("fen");
+        let black = parse_fen("B:WK1,K2,K3:BK32").expect("fen");
+        let base = Patterns::from_linear();
+        assert!((p.logit(&white) - base.logit(&white) - 2.0).abs() < 1e-4);
+        assert!((p.logit(&black) - base.logit(&black) + 2.0).abs() < 1e-4);
     }
 
     #[test]
