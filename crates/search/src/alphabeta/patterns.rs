@@ -23,7 +23,7 @@
 use std::sync::{Arc, OnceLock};
 
 use draughts::position::mirror_board;
-use draughts::square::Square;
+use draughts::square::{Square, Squares};
 use draughts::{Color, Position};
 
 use super::eval::{features, N_FEATURES, WEIGHTS};
@@ -47,7 +47,9 @@ const MATERIAL: usize = 13 * MATERIAL_KINGS * 13 * MATERIAL_KINGS;
 const MATERIAL_TABLE: usize = KING_TABLES + 2 * KING_SQUARES;
 pub const N_WEIGHTS: usize = MATERIAL_TABLE + MATERIAL;
 /// The most (weight index, input value) pairs one position activates.
-pub const MAX_ACTIVE: usize = 1 + 2 * (2 * WINDOWS + N_FEATURES) + 2 * 24 + 2;
+/// (The constant; per phase the windows read from both sides, the features and a king's
+/// square for each of at most 24 pieces; the material table read from both sides.)
+pub const MAX_ACTIVE: usize = 1 + 2 * (2 * WINDOWS + N_FEATURES + 24) + 2;
 
 const HEADER: &[u8] = b"patterns 2\n";
 const HEADER_V1: &[u8] = b"patterns 1\n";
@@ -154,6 +156,16 @@ fn material(own_men: u64, own_kings: u64, their_men: u64, their_kings: u64) -> u
         + kings(their_kings)
 }
 
+/// White's and Black's pieces of one kind as (the mover's, the opponent's), the board turned
+/// when Black moves.
+#[inline]
+fn seen_by_mover(me: Color, white: u64, black: u64) -> (u64, u64) {
+    match me {
+        Color::White => (white, black),
+        Color::Black => (mirror_board(black), mirror_board(white)),
+    }
+}
+
 /// How far `pos` is into the ending: 0 with 24 pieces or more, 1 with 4 or fewer.
 #[inline]
 pub fn ending_share(pos: &Position) -> f32 {
@@ -167,20 +179,9 @@ pub fn ending_share(pos: &Position) -> f32 {
 #[inline(always)]
 fn inputs(pos: &Position, mut visit: impl FnMut(usize, f32)) {
     let me = pos.side_to_move();
-    let (own, theirs) = match me {
-        Color::White => (pos.men(Color::White), pos.men(Color::Black)),
-        Color::Black => (
-            mirror_board(pos.men(Color::Black)),
-            mirror_board(pos.men(Color::White)),
-        ),
-    };
-    let (own_kings, their_kings) = match me {
-        Color::White => (pos.kings(Color::White), pos.kings(Color::Black)),
-        Color::Black => (
-            mirror_board(pos.kings(Color::Black)),
-            mirror_board(pos.kings(Color::White)),
-        ),
-    };
+    let (own, theirs) = seen_by_mover(me, pos.men(Color::White), pos.men(Color::Black));
+    let (own_kings, their_kings) =
+        seen_by_mover(me, pos.kings(Color::White), pos.kings(Color::Black));
     // The opponent's view: the board turned, roles swapped.
     let (their_own, their_theirs) = (mirror_board(theirs), mirror_board(own));
     let mut configs = [(0usize, 0usize); WINDOWS];
@@ -211,15 +212,10 @@ fn inputs(pos: &Position, mut visit: impl FnMut(usize, f32)) {
             }
         }
         let kings = KING_TABLES + phase * KING_SQUARES;
-        let mut k = own_kings;
-        while k != 0 {
-            visit(kings + k.trailing_zeros() as usize, share);
-            k &= k - 1;
-        }
-        let mut k = mirror_board(their_kings);
-        while k != 0 {
-            visit(kings + k.trailing_zeros() as usize, -share);
-            k &= k - 1;
+        for (board, value) in [(own_kings, share), (mirror_board(their_kings), -share)] {
+            for sq in Squares(board) {
+                visit(kings + usize::from(sq.bit()), value);
+            }
         }
     }
     visit(
