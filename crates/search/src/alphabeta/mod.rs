@@ -30,9 +30,12 @@ pub const DEFAULT_DEPTH: u32 = 10;
 /// A ponder ranks the opponent's replies with a search this deep...
 const PONDER_RANKING_DEPTH: u32 = 6;
 /// ...and searches the positions after the best of them: at most this many, within this much
-/// win probability of the best.
+/// win probability of the best...
 const PONDER_REPLIES: usize = 3;
 const PONDER_REPLY_MARGIN: f64 = 0.10;
+/// ...this many plies less deep than the position after the reply it expects: with an
+/// effective branching factor near 2, the expected reply gets about two thirds of the time.
+const PONDER_LAG: u32 = 2;
 /// Table size: 2^20 entries of 16 bytes.
 const TT_BITS: u32 = 20;
 
@@ -145,12 +148,11 @@ impl AlphaBeta {
     }
 }
 
-impl Planner for AlphaBeta {
-    fn name(&self) -> String {
-        "alphabeta".to_string()
-    }
-
-    fn choose(
+impl AlphaBeta {
+    /// [`Planner::choose`] without starting a new generation of the table: a ponder's searches
+    /// are all one generation, so that the robot's own search, the next, finds them all equally
+    /// fresh.
+    fn search_game(
         &mut self,
         game: &Game,
         limits: &Limits,
@@ -266,42 +268,77 @@ impl Planner for AlphaBeta {
             stats,
         })
     }
+}
+
+impl Planner for AlphaBeta {
+    fn name(&self) -> String {
+        "alphabeta".to_string()
+    }
+
+    fn choose(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &Control,
+    ) -> Result<Decision, PlanError> {
+        self.tt.next_generation();
+        self.search_game(game, limits, control)
+    }
 
     /// Searches the positions after the opponent's likely replies, as if it were already the
     /// robot's turn there, one ply deeper each round, until cancelled. When the opponent plays
-    /// one of them, the next search finds its first iterations in the table. (Searching the
-    /// opponent's position itself was measured to help little: its table entries are mostly
-    /// bounds from reduced, null-window searches of the replies that were not played.)
+    /// one of them, the next search finds its first iterations in the table. The reply this
+    /// planner's own last search expected (the table's move in the opponent's position) comes
+    /// first and is searched [`PONDER_LAG`] plies deeper than the others, which a shallow
+    /// search ranks. (Searching the opponent's position itself was measured to help little:
+    /// its table entries are mostly bounds from reduced, null-window searches of the replies
+    /// that were not played.)
     fn ponder(&mut self, game: &Game, control: &Control) {
         let quiet = Control {
             cancel: Arc::clone(&control.cancel),
             progress: None,
         };
+        let expected = self.tt.probe(game.position().hash(), 0).and_then(|hit| {
+            game.position()
+                .legal_moves()
+                .into_iter()
+                .find(|m| hit.mv.is_some() && MoveKey::of(m) == hit.mv)
+        });
         let Ok(mut replies) = crate::coach::score_moves(game, self, PONDER_RANKING_DEPTH, &quiet)
         else {
             return;
         };
         replies.sort_by(|a, b| b.score.total_cmp(&a.score));
         let best = replies.first().map_or(0.0, |r| r.score);
-        let likely: Vec<Game> = replies
+        let ranked = replies
             .iter()
             .filter(|r| best - r.score <= PONDER_REPLY_MARGIN)
+            .map(|r| r.mv)
+            .filter(|mv| Some(*mv) != expected);
+        let likely: Vec<Game> = expected
+            .into_iter()
+            .chain(ranked)
             .take(PONDER_REPLIES)
-            .filter_map(|r| {
+            .filter_map(|mv| {
                 let mut after = game.clone();
-                (after.play(&r.mv).is_ok() && !after.result().is_over()).then_some(after)
+                (after.play(&mv).is_ok() && !after.result().is_over()).then_some(after)
             })
             .collect();
         for depth in PONDER_RANKING_DEPTH..MAX_PLY as u32 - 8 {
-            for after in &likely {
+            for (i, after) in likely.iter().enumerate() {
                 if control.cancelled() {
                     return;
                 }
+                let lag = if i == 0 && expected.is_some() {
+                    0
+                } else {
+                    PONDER_LAG
+                };
                 let limits = Limits {
-                    depth: Some(depth),
+                    depth: Some(depth.saturating_sub(lag).max(1)),
                     ..Limits::default()
                 };
-                let _ = self.choose(after, &limits, &quiet);
+                let _ = self.search_game(after, &limits, &quiet);
             }
         }
     }

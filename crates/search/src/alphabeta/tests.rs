@@ -278,6 +278,19 @@ fn parse(fen: &str) -> Position {
     draughts::parse_fen(fen).expect("fen")
 }
 
+/// Pondering for `ms` on `game`, then cancelled.
+fn ponder_for(ab: &mut AlphaBeta, game: &Game, ms: u64) {
+    let control = Control::default();
+    let cancel = Arc::clone(&control.cancel);
+    std::thread::scope(|s| {
+        s.spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        ab.ponder(game, &control);
+    });
+}
+
 /// Depth reached with `nodes` nodes from the position after c3-d4 and Black's most likely
 /// reply, having pondered the position before the reply for `ponder_ms` (0: not at all).
 fn depth_after_ponder(ponder_ms: u64, nodes: u64) -> u32 {
@@ -285,15 +298,7 @@ fn depth_after_ponder(ponder_ms: u64, nodes: u64) -> u32 {
     game.play_text("c3-d4").expect("legal");
     let mut ab = AlphaBeta::new();
     if ponder_ms > 0 {
-        let control = Control::default();
-        let cancel = Arc::clone(&control.cancel);
-        std::thread::scope(|s| {
-            s.spawn(move || {
-                std::thread::sleep(std::time::Duration::from_millis(ponder_ms));
-                cancel.store(true, std::sync::atomic::Ordering::Relaxed);
-            });
-            ab.ponder(&game, &control);
-        });
+        ponder_for(&mut ab, &game, ponder_ms);
     }
     let mut replies =
         crate::coach::score_moves(&game, &mut AlphaBeta::new(), 6, &Control::default())
@@ -320,4 +325,31 @@ fn a_ponder_returns_on_cancel_and_its_table_deepens_the_next_search() {
         pondered > plain,
         "after pondering depth {pondered}, without {plain}"
     );
+}
+
+#[test]
+fn a_ponder_searches_the_reply_its_own_search_expected_deepest() {
+    let mut game = Game::new();
+    let mut ab = AlphaBeta::new();
+    let d = ab
+        .choose(&game, &depth(8), &Control::default())
+        .expect("a move");
+    let expected = d.stats.pv[1];
+    game.play(&d.best).expect("legal");
+    ponder_for(&mut ab, &game, 1500);
+    let depth_after = |mv: &Move| {
+        let mut after = game.clone();
+        after.play(mv).expect("legal");
+        ab.tt
+            .probe(after.position().hash(), 0)
+            .map_or(0, |h| h.depth)
+    };
+    let deepest = depth_after(&expected);
+    for mv in game.legal_moves().iter().filter(|&&m| m != expected) {
+        let other = depth_after(mv);
+        assert!(
+            deepest > other,
+            "the expected reply's position searched to depth {deepest}, {mv} to {other}"
+        );
+    }
 }

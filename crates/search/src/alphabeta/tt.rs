@@ -1,5 +1,8 @@
-//! The transposition table: one entry per slot, replaced when the new result is at least as
-//! deep or belongs to another position.
+//! The transposition table: buckets of four entries, one cache line each. A result for a
+//! position already in its bucket replaces it when at least as deep; another position takes
+//! the bucket's least valuable entry, the shallowest after counting each search since it was
+//! written as eight plies less. A table of one entry per slot, always replaced, lost the deep
+//! entries of a long search (or of a ponder, `docs/planners.md`) to the leaves of later ones.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -34,8 +37,8 @@ impl MoveKey {
     }
 }
 
-/// One slot: the key XOR the data, and the data (value, depth, bound, move packed in 48
-/// bits). Threads read and write slots without locks; a slot torn by two writers fails the
+/// One slot: the key XOR the data, and the data (value, depth, bound, move and the search's
+/// generation packed in 56 bits). Threads read and write slots without locks; a slot torn by two writers fails the
 /// key check and reads as a miss, so a probe never returns another position's data.
 #[derive(Debug, Default)]
 struct Slot {
@@ -43,11 +46,30 @@ struct Slot {
     data: AtomicU64,
 }
 
-fn pack(value: i16, depth: i8, bound: u8, mv: MoveKey) -> u64 {
+impl Slot {
+    /// The slot's data if it holds `key`.
+    fn holding(&self, key: u64) -> Option<u64> {
+        let data = self.data.load(Ordering::Relaxed);
+        let check = self.check.load(Ordering::Relaxed);
+        (check ^ data == key && data != 0).then_some(data)
+    }
+}
+
+const WAYS: usize = 4;
+
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Bucket([Slot; WAYS]);
+
+/// How many plies of depth one search of age costs an entry when a victim is chosen.
+const AGE_PLIES: i32 = 8;
+
+fn pack(value: i16, depth: i8, bound: u8, mv: MoveKey, generation: u8) -> u64 {
     u64::from(value as u16)
         | u64::from(depth as u8) << 16
         | u64::from(bound) << 24
         | u64::from(mv.0) << 32
+        | u64::from(generation) << 48
 }
 
 fn unpack(data: u64) -> (i16, i8, u8, MoveKey) {
@@ -57,6 +79,10 @@ fn unpack(data: u64) -> (i16, i8, u8, MoveKey) {
         (data >> 24) as u8,
         MoveKey((data >> 32) as u16),
     )
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 48) as u8
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -70,8 +96,10 @@ pub struct Hit {
 /// Shared by every search thread of one planner (`&Table` is enough to store).
 #[derive(Debug)]
 pub struct Table {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     mask: usize,
+    /// Which search is writing: older entries give way first.
+    generation: u8,
 }
 
 /// Win scores are stored relative to the node, not the root, so they stay true wherever the
@@ -99,31 +127,37 @@ fn from_table(value: i32, ply: u32) -> i32 {
 }
 
 impl Table {
-    /// A table of `2^bits` entries (16 bytes each).
+    /// A table of `2^bits` entries (16 bytes each; at least one bucket).
     pub fn new(bits: u32) -> Table {
-        let n = 1usize << bits;
+        let n = (1usize << bits) / WAYS;
+        let n = n.max(1);
         Table {
-            slots: (0..n).map(|_| Slot::default()).collect(),
+            buckets: (0..n).map(|_| Bucket::default()).collect(),
             mask: n - 1,
+            generation: 0,
         }
     }
 
     pub fn clear(&mut self) {
-        for slot in &mut self.slots {
-            *slot = Slot::default();
+        for bucket in &mut self.buckets {
+            *bucket = Bucket::default();
         }
+        self.generation = 0;
     }
 
-    /// The slot's data if it holds `key`.
-    fn read(&self, key: u64) -> Option<u64> {
-        let slot = &self.slots[key as usize & self.mask];
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
-        (check ^ data == key && data != 0).then_some(data)
+    /// Marks what is written from now on as newer than all that is in the table.
+    pub fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        // The low bits choose the bucket; the whole key is checked.
+        &self.buckets[key as usize & self.mask]
     }
 
     pub fn probe(&self, key: u64, ply: u32) -> Option<Hit> {
-        let (value, depth, bound, mv) = unpack(self.read(key)?);
+        let data = self.bucket(key).0.iter().find_map(|s| s.holding(key))?;
+        let (value, depth, bound, mv) = unpack(data);
         let bound = match bound {
             1 => Bound::Exact,
             2 => Bound::Lower,
@@ -139,21 +173,42 @@ impl Table {
     }
 
     pub fn store(&self, key: u64, ply: u32, depth: i32, value: i32, bound: Bound, mv: MoveKey) {
-        let old = self.read(key).map(unpack);
-        if let Some((_, old_depth, _, old_mv)) = old {
+        let bucket = self.bucket(key);
+        let own = bucket
+            .0
+            .iter()
+            .find_map(|s| s.holding(key).map(|data| (s, data)));
+        if let Some((slot, old)) = own {
+            let (old_value, old_depth, old_bound, old_mv) = unpack(old);
             if i32::from(old_depth) > depth {
+                // Kept, and marked as used by this search so that it is not the next victim.
+                if generation_of(old) != self.generation {
+                    let data = pack(old_value, old_depth, old_bound, old_mv, self.generation);
+                    write(slot, key, data);
+                }
                 return;
             }
             // A result without a move keeps the move this position had.
-            if !mv.is_some() {
-                return self.write(key, ply, depth, value, bound, old_mv);
-            }
+            let mv = if mv.is_some() { mv } else { old_mv };
+            return write(slot, key, self.packed(ply, depth, value, bound, mv));
         }
-        self.write(key, ply, depth, value, bound, mv);
+        let victim = bucket
+            .0
+            .iter()
+            .min_by_key(|s| {
+                let data = s.data.load(Ordering::Relaxed);
+                if data == 0 {
+                    return i32::MIN;
+                }
+                let age = i32::from(self.generation.wrapping_sub(generation_of(data)));
+                i32::from(unpack(data).1) - AGE_PLIES * age
+            })
+            .unwrap_or(&bucket.0[0]);
+        write(victim, key, self.packed(ply, depth, value, bound, mv));
     }
 
-    fn write(&self, key: u64, ply: u32, depth: i32, value: i32, bound: Bound, mv: MoveKey) {
-        let data = pack(
+    fn packed(&self, ply: u32, depth: i32, value: i32, bound: Bound, mv: MoveKey) -> u64 {
+        pack(
             to_table(value, ply).clamp(i16::MIN.into(), i16::MAX.into()) as i16,
             depth.clamp(-100, 100) as i8,
             match bound {
@@ -162,11 +217,14 @@ impl Table {
                 Bound::Upper => 3,
             },
             mv,
-        );
-        let slot = &self.slots[key as usize & self.mask];
-        slot.data.store(data, Ordering::Relaxed);
-        slot.check.store(key ^ data, Ordering::Relaxed);
+            self.generation,
+        )
     }
+}
+
+fn write(slot: &Slot, key: u64, data: u64) {
+    slot.data.store(data, Ordering::Relaxed);
+    slot.check.store(key ^ data, Ordering::Relaxed);
 }
 
 #[cfg(test)]
@@ -200,8 +258,36 @@ mod tests {
         // A move-less result of the same position keeps the move.
         t.store(7, 0, 4, 10, Bound::Lower, MoveKey::NONE);
         assert_eq!(t.probe(7, 0).expect("stored").mv, mv);
-        // Another key in the same slot replaces it, and the old key misses.
-        t.store(7 + 16, 0, 1, 5, Bound::Exact, MoveKey::NONE);
-        assert!(t.probe(7, 0).is_none());
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_its_shallowest_entry_counting_age() {
+        // 16 entries: 4 buckets of 4, chosen by the key's two low bits.
+        let mut t = Table::new(4);
+        for (i, depth) in [9, 3, 7, 5].into_iter().enumerate() {
+            t.store(2 + 16 * i as u64, 0, depth, 0, Bound::Exact, MoveKey::NONE);
+        }
+        // A fifth position takes the depth-3 entry's place.
+        t.store(2 + 16 * 4, 0, 1, 0, Bound::Exact, MoveKey::NONE);
+        assert!(t.probe(2 + 16, 0).is_none());
+        for i in [0, 2, 3, 4] {
+            assert!(t.probe(2 + 16 * i, 0).is_some(), "entry {i} kept");
+        }
+        // A search later, the old entries count eight plies less: the depth-5 one (now -3)
+        // gives way before the depth-1 entry, which a shallower result of this search kept
+        // and marked as used now.
+        t.next_generation();
+        t.store(2 + 16 * 4, 0, 0, 0, Bound::Lower, MoveKey::NONE);
+        t.store(2 + 16 * 5, 0, 2, 0, Bound::Exact, MoveKey::NONE);
+        assert!(
+            t.probe(2 + 16 * 3, 0).is_none(),
+            "the old depth-5 entry gave way"
+        );
+        assert_eq!(t.probe(2 + 16 * 4, 0).map(|h| h.depth), Some(1));
+        for i in [0, 2, 5] {
+            assert!(t.probe(2 + 16 * i, 0).is_some(), "entry {i} kept");
+        }
+        // Other buckets are untouched.
+        assert!(t.probe(3, 0).is_none());
     }
 }
