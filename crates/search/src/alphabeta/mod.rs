@@ -121,20 +121,21 @@ impl AlphaBeta {
         ab
     }
 
+    /// The legal move the table remembers as best in `pos`, if any.
+    fn table_move(&self, pos: &Position) -> Option<Move> {
+        let hit = self.tt.probe(pos.hash(), 0)?;
+        pos.legal_moves()
+            .into_iter()
+            .find(|m| hit.mv.is_some() && MoveKey::of(m) == hit.mv)
+    }
+
     /// The principal variation as the table remembers it, from `pos` after `first`.
     fn pv(&self, pos: &Position, first: Move, max: usize) -> Vec<Move> {
         let mut line = vec![first];
         let mut p = pos.after(&first);
         let mut seen = vec![pos.hash(), p.hash()];
         while line.len() < max {
-            let Some(hit) = self.tt.probe(p.hash(), 0) else {
-                break;
-            };
-            let Some(mv) = p
-                .legal_moves()
-                .into_iter()
-                .find(|m| hit.mv.is_some() && MoveKey::of(m) == hit.mv)
-            else {
+            let Some(mv) = self.table_move(&p) else {
                 break;
             };
             line.push(mv);
@@ -298,12 +299,7 @@ impl Planner for AlphaBeta {
             cancel: Arc::clone(&control.cancel),
             progress: None,
         };
-        let expected = self.tt.probe(game.position().hash(), 0).and_then(|hit| {
-            game.position()
-                .legal_moves()
-                .into_iter()
-                .find(|m| hit.mv.is_some() && MoveKey::of(m) == hit.mv)
-        });
+        let expected = self.table_move(game.position());
         let Ok(mut replies) = crate::coach::score_moves(game, self, PONDER_RANKING_DEPTH, &quiet)
         else {
             return;

@@ -38,8 +38,9 @@ impl MoveKey {
 }
 
 /// One slot: the key XOR the data, and the data (value, depth, bound, move and the search's
-/// generation packed in 56 bits). Threads read and write slots without locks; a slot torn by two writers fails the
-/// key check and reads as a miss, so a probe never returns another position's data.
+/// generation packed in 56 bits). Threads read and write slots without locks; a slot torn by
+/// two writers fails the key check and reads as a miss, so a probe never returns another
+/// position's data.
 #[derive(Debug, Default)]
 struct Slot {
     check: AtomicU64,
@@ -129,8 +130,7 @@ fn from_table(value: i32, ply: u32) -> i32 {
 impl Table {
     /// A table of `2^bits` entries (16 bytes each; at least one bucket).
     pub fn new(bits: u32) -> Table {
-        let n = (1usize << bits) / WAYS;
-        let n = n.max(1);
+        let n = ((1usize << bits) / WAYS).max(1);
         Table {
             buckets: (0..n).map(|_| Bucket::default()).collect(),
             mask: n - 1,
