@@ -56,7 +56,7 @@ impl Algorithm {
             Algorithm::Minimax => &["depth", "seed"],
             Algorithm::AlphaBeta => &[
                 "time", "depth", "nodes", "seed", "threads", "endgame", "net", "patterns", "book",
-                "ponder", "prune",
+                "ponder", "prune", "contempt",
             ],
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
             Algorithm::Zero => &[
@@ -129,6 +129,9 @@ pub struct PlannerSpec {
     pub patterns: bool,
     /// Alpha-beta's bolder pruning, a bit set (`alphabeta::search::Pruning::from_bits`).
     pub prune: u8,
+    /// Alpha-beta scores a draw by the rules this many hundredths of a man below equal for
+    /// the side it plays (`alphabeta::search::Search::contempt`).
+    pub contempt: u8,
     /// The AlphaZero planner's network generation (`models/gen<N>.bpk`).
     pub generation: u32,
     /// Plays from the opening book while the position is in it (`crate::book`).
@@ -160,6 +163,7 @@ impl PlannerSpec {
             net: false,
             patterns: false,
             prune: 0,
+            contempt: 0,
             generation: 1,
             book: false,
             ponder: false,
@@ -189,7 +193,8 @@ impl PlannerSpec {
             Algorithm::Minimax => Box::new(Minimax::new(self.seed)),
             Algorithm::AlphaBeta => {
                 let mut ab = AlphaBeta::with_threads(self.threads.unwrap_or(1))
-                    .with_pruning(Pruning::from_bits(self.prune));
+                    .with_pruning(Pruning::from_bits(self.prune))
+                    .with_contempt(self.contempt.into());
                 if self.net {
                     match net::built_in() {
                         Ok(net) => ab = ab.with_net(net),
@@ -330,6 +335,13 @@ impl PlannerSpec {
                     ));
                 }
                 self.prune = n as u8;
+            }
+            "contempt" => {
+                let n = count(value)?;
+                if n > 100 {
+                    return Err(bad("contempt must be 0 to 100 hundredths of a man"));
+                }
+                self.contempt = n as u8;
             }
             "book" => {
                 self.book =
@@ -477,6 +489,9 @@ impl fmt::Display for PlannerSpec {
         if self.prune != 0 {
             parts.push(format!("prune={}", self.prune));
         }
+        if self.contempt != 0 {
+            parts.push(format!("contempt={}", self.contempt));
+        }
         if self.book {
             parts.push("book=1".to_string());
         }
@@ -540,6 +555,7 @@ mod tests {
             "alphabeta:depth=8,net=1",
             "alphabeta:depth=8,patterns=1",
             "alphabeta:depth=8,patterns=1,prune=3",
+            "alphabeta:depth=8,patterns=1,prune=6,contempt=20",
             "alphabeta:time=1s,threads=2,endgame=5,net=1,book=1,ponder=1",
             "mcts:time=2s,sims=100,threads=2,seed=9",
             "random",
@@ -603,6 +619,10 @@ mod tests {
             SpecError::BadValue { .. }
         ));
         assert!(matches!(err("mcts:ponder=1"), SpecError::UnknownKey { .. }));
+        assert!(matches!(
+            err("alphabeta:contempt=101"),
+            SpecError::BadValue { .. }
+        ));
         assert_eq!(
             err("mcts:sims=1,sims=2"),
             SpecError::Repeated("sims".into())

@@ -7,7 +7,7 @@
 //!     algorithm: alphabeta
 //!     time_budget_s: 0.5
 //!     depth: 12       # also: sims, nodes, seed, threads, endgame_pieces, eval_net,
-//!                     # eval_patterns, prune
+//!                     # eval_patterns, prune, contempt
 //!     rank: 6         # the level's place in the ladder, 1 = easiest
 //!     description: "..."
 //! ```

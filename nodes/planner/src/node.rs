@@ -7,10 +7,11 @@
 //! alpha-beta and zero, 0 = none), `eval_net` (alpha-beta adds the learned evaluation
 //! correction), `eval_patterns` (alpha-beta evaluates with the pattern evaluation instead),
 //! `prune` (alpha-beta's bolder pruning, a bit set: 1 deeper reductions, 2 futility, 4
-//! logarithmic reductions), `generation` (the `zero` planner's network generation,
-//! `models/gen<N>.bpk`; one that cannot be loaded is replaced by alpha-beta, with a warning);
-//! `rank` and `description` name the level. `book` plays from the opening book; `ponder`
-//! searches while the human is on move (`/game/state`, see [`crate::ponder`]). A goal's
+//! logarithmic reductions), `contempt` (alpha-beta scores a draw by the rules this many
+//! hundredths of a man below equal for itself), `generation` (the `zero` planner's network
+//! generation, `models/gen<N>.bpk`; one that cannot be loaded is replaced by alpha-beta, with a
+//! warning); `rank` and `description` name the level. `book` plays from the opening book;
+//! `ponder` searches while the human is on move (`/game/state`, see [`crate::ponder`]). A goal's
 //! `time_budget_s` (when above 0) replaces the configured time limit; its `algorithm` (when
 //! not empty) replaces the configured planner for that goal.
 
@@ -46,6 +47,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
     let threads = p.declare("threads", 0i64)?;
     let endgame = p.declare("endgame_pieces", 0i64)?;
     let prune = p.declare("prune", 0i64)?;
+    let contempt = p.declare("contempt", 0i64)?;
     let eval_net = p.declare("eval_net", false)?;
     let eval_patterns = p.declare("eval_patterns", false)?;
     let book = p.declare("book", false)?;
@@ -72,6 +74,7 @@ pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeEr
         ("endgame_pieces", "endgame", endgame),
         ("generation", "gen", generation),
         ("prune", "prune", prune),
+        ("contempt", "contempt", contempt),
     ] {
         // A limit the level does not set stays 0; one it sets must suit the algorithm.
         if value != 0 {

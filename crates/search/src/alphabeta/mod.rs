@@ -47,6 +47,7 @@ pub struct AlphaBeta {
     eval: Evaluator,
     endgame: Option<Arc<EndgameDb>>,
     pruning: Pruning,
+    contempt: i32,
 }
 
 impl Default for AlphaBeta {
@@ -86,6 +87,7 @@ impl AlphaBeta {
             eval: Evaluator::linear(weights),
             endgame: None,
             pruning: Pruning::default(),
+            contempt: 0,
         }
     }
 
@@ -111,6 +113,13 @@ impl AlphaBeta {
     /// Prunes more boldly than the plain search ([`Pruning`]).
     pub fn with_pruning(mut self, pruning: Pruning) -> AlphaBeta {
         self.pruning = pruning;
+        self
+    }
+
+    /// Scores a draw by the rules `contempt` hundredths of a man below equal for the side to
+    /// move at the root ([`Search::contempt`]).
+    pub fn with_contempt(mut self, contempt: i32) -> AlphaBeta {
+        self.contempt = contempt;
         self
     }
 
@@ -201,6 +210,7 @@ impl AlphaBeta {
                 game_path: &game_path,
                 endgame: self.endgame.as_deref(),
                 pruning: self.pruning,
+                contempt: self.contempt,
             };
             let tt = &self.tt;
             let (main, helpers) = self.histories.split_at_mut(1);
@@ -360,6 +370,7 @@ struct Job<'a> {
     game_path: &'a [u64],
     endgame: Option<&'a EndgameDb>,
     pruning: Pruning,
+    contempt: i32,
 }
 
 /// What one thread's iterative deepening found.
@@ -405,6 +416,7 @@ impl Job<'_> {
         search.node_limit = self.node_limit;
         search.endgame = self.endgame;
         search.pruning = self.pruning;
+        search.contempt = self.contempt;
         let mut out = Outcome::forced(self.fallback, 0);
         let mut prev = 0;
         for depth in first.min(self.max_depth)..=self.max_depth {

@@ -111,6 +111,11 @@ pub struct Search<'a> {
     pub tt_hits: u64,
     pub stopped: bool,
     pub pruning: Pruning,
+    /// A draw by repetition or by the counting rules is worth this many hundredths of a man
+    /// less than equal to the side to move at the root, and as much more to its opponent: a
+    /// stronger side plays on rather than take a draw it need not take. (The endgame
+    /// database's draws keep their own small value, [`Search::probe`].)
+    pub contempt: i32,
     killers: Vec<[MoveKey; 2]>,
     /// Hashes of the positions before the current one: the game's, then the search path's.
     path: Vec<u64>,
@@ -143,6 +148,7 @@ impl<'a> Search<'a> {
             tt_hits: 0,
             stopped: false,
             pruning: Pruning::default(),
+            contempt: 0,
             killers: vec![[MoveKey::NONE; 2]; MAX_PLY + 1],
             path: game_path,
             root_best: None,
@@ -249,7 +255,11 @@ impl<'a> Search<'a> {
         let pv_node = beta - alpha > 1;
         if ply > 0 {
             if self.repeated(hash, counters.reversible_plies) || counters.draw(pos).is_some() {
-                return 0;
+                return if ply.is_multiple_of(2) {
+                    -self.contempt
+                } else {
+                    self.contempt
+                };
             }
             // No line from here can beat a win already found nearer the root.
             let alpha_m = alpha.max(-(WIN_SCORE - ply as i32));

@@ -353,3 +353,23 @@ fn a_ponder_searches_the_reply_its_own_search_expected_deepest() {
         );
     }
 }
+
+#[test]
+fn contempt_scores_a_draw_by_the_rules_below_equal_for_the_root_side() {
+    // Three kings against a lone king on the main diagonal: every White move leaves a drawn
+    // position, and the lone king in the corner cannot be taken.
+    let fen = "W:WKc1,Ke1,Kg1:BKa1";
+    let pos = parse(fen);
+    let counters = Game::from_fen(fen).expect("fen").counters();
+    let value = |contempt: i32| {
+        let tt = Table::new(10);
+        let mut history = History::default();
+        let eval = Evaluator::linear(WEIGHTS);
+        let cancel = AtomicBool::new(false);
+        let mut search = Search::new(&tt, &mut history, &eval, &cancel, Vec::new());
+        search.contempt = contempt;
+        search.negamax(&pos, counters, 3, -INF, INF, 0)
+    };
+    assert_eq!(value(0), 0);
+    assert_eq!(value(25), -25);
+}
