@@ -84,6 +84,10 @@ enum Command {
         valid: f64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Train towards `(1 - W) result + W search`: W of the self-play search's own value of
+        /// each position (files of the first format have none: the result alone).
+        #[arg(long, default_value_t = 0.0)]
+        search_weight: f32,
     },
 }
 
@@ -251,6 +255,12 @@ fn patterns_command(
     if !(0.0..1.0).contains(&valid) {
         bail!("--valid must be at least 0 and below 1, not {valid}");
     }
+    if !(0.0..=1.0).contains(&cfg.search_weight) {
+        bail!(
+            "--search-weight must be from 0 to 1, not {}",
+            cfg.search_weight
+        );
+    }
     let mut records = Vec::new();
     for f in files {
         records.extend(read_records(f)?);
@@ -408,6 +418,7 @@ fn main() -> Result<()> {
             l2,
             valid,
             seed,
+            search_weight,
         } => patterns_command(
             &data,
             out,
@@ -418,6 +429,7 @@ fn main() -> Result<()> {
                 learning_rate,
                 l2,
                 seed,
+                search_weight,
             },
             valid,
         ),

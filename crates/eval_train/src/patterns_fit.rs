@@ -1,6 +1,7 @@
 //! Fits the pattern evaluation (`search::alphabeta::patterns`) by logistic regression: the
 //! logit of the side to move's expected score is a sum of weights picked by the position, so
-//! the loss is cross-entropy against the game's result and its gradient touches only the
+//! the loss is cross-entropy against the game's result (blended, if asked, with the self-play
+//! search's value of the position) and its gradient touches only the
 //! weights the position picks. Adam, updated lazily (a weight's moments move only when a
 //! minibatch touches it), with a little L2 on the window tables so that rare configurations
 //! stay near zero. Plain Rust: no network, nothing for `burn` to do.
@@ -19,6 +20,9 @@ pub struct PatternFitConfig {
     pub learning_rate: f32,
     pub l2: f32,
     pub seed: u64,
+    /// The share of the self-play search's value in the target (`Record::blended_target`).
+    /// The validation loss is always against the results, so fits compare whatever this is.
+    pub search_weight: f32,
 }
 
 impl Default for PatternFitConfig {
@@ -29,6 +33,7 @@ impl Default for PatternFitConfig {
             learning_rate: 2e-3,
             l2: 1e-6,
             seed: 1,
+            search_weight: 0.0,
         }
     }
 }
@@ -103,8 +108,9 @@ pub fn fit(
                 let r = &train[i];
                 let inputs = Active::of(&r.pos);
                 let p = sigmoid(model.logit_of(&inputs));
-                train_loss += cross_entropy(p, r.target());
-                let err = (p - r.target()) / chunk.len() as f32;
+                let target = r.blended_target(cfg.search_weight);
+                train_loss += cross_entropy(p, target);
+                let err = (p - target) / chunk.len() as f32;
                 for &(w, x) in inputs.items() {
                     grad[w as usize] += err * x;
                     if !seen[w as usize] {
@@ -167,7 +173,11 @@ mod tests {
             .map(|f| {
                 let pos = parse_fen(f).expect("fen");
                 let white_points = if f.contains("W13") { 2 } else { 0 };
-                Record { pos, white_points }
+                Record {
+                    pos,
+                    white_points,
+                    search: None,
+                }
             })
             .collect();
         let start = Patterns::from_linear();
