@@ -132,10 +132,10 @@ impl AlphaBeta {
 
     /// The legal move the table remembers as best in `pos`, if any.
     fn table_move(&self, pos: &Position) -> Option<Move> {
-        let hit = self.tt.probe(pos.hash(), 0)?;
+        let hit = self.tt.probe(pos.hash(), 0).filter(|h| h.mv.is_some())?;
         pos.legal_moves()
             .into_iter()
-            .find(|m| hit.mv.is_some() && MoveKey::of(m) == hit.mv)
+            .find(|m| MoveKey::of(m) == hit.mv)
     }
 
     /// The principal variation as the table remembers it, from `pos` after `first`.
