@@ -82,6 +82,14 @@ impl Model {
         }
     }
 
+    /// This network grown to a larger `shape` with the same outputs ([`Net::grown`]); the new
+    /// weights drawn from `seed`.
+    pub fn grown(&self, shape: Shape, seed: u64) -> Model {
+        let device = cpu();
+        device.seed(seed);
+        Model::wrap(self.net.grown(shape, &device), device)
+    }
+
     /// The network, for further training.
     pub fn net(&self) -> &Net {
         &self.net

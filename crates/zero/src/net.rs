@@ -1,6 +1,7 @@
 //! The policy-value network: a residual tower of 3x3 convolutions over the 8x8 board, a policy
 //! head over the [`ACTIONS`] and a value head in [-1, 1], as in AlphaZero and the robot paper.
 
+use burn::module::{Param, RunningState};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
 use burn::prelude::*;
@@ -92,6 +93,34 @@ fn linear_parts(layer: &Linear) -> (Tensor<2>, Tensor<1>) {
     (weight, bias)
 }
 
+/// `fresh` (a convolution with at least `old`'s channels) holding `old`'s weights, with nothing
+/// from its new input channels reaching the old output channels ([`Net::grown`]).
+fn grown_conv(old: &Conv2d, fresh: Conv2d) -> Conv2d {
+    let w_old = old.weight.val();
+    let [o, i, kh, kw] = w_old.dims();
+    let mut w = fresh.weight.val();
+    let [_, ni, _, _] = w.dims();
+    if ni > i {
+        w = w.slice_fill([0..o, i..ni, 0..kh, 0..kw], 0.0f32);
+    }
+    let w = w.slice_assign([0..o, 0..i, 0..kh, 0..kw], w_old);
+    let mut conv = fresh;
+    conv.weight = Param::from_tensor(w);
+    conv
+}
+
+/// `fresh` (a BatchNorm over at least `old`'s channels) holding `old`'s values on its channels.
+fn grown_bn(old: &BatchNorm, fresh: BatchNorm) -> BatchNorm {
+    let n = old.gamma.dims()[0];
+    let put = |new: Tensor<1>, old: Tensor<1>| new.slice_assign(0..n, old);
+    let mut bn = fresh;
+    bn.gamma = Param::from_tensor(put(bn.gamma.val(), old.gamma.val()));
+    bn.beta = Param::from_tensor(put(bn.beta.val(), old.beta.val()));
+    bn.running_mean = RunningState::new(put(bn.running_mean.value(), old.running_mean.value()));
+    bn.running_var = RunningState::new(put(bn.running_var.value(), old.running_var.value()));
+    bn
+}
+
 #[derive(Module, Debug)]
 pub struct Block {
     conv1: Conv2d,
@@ -147,6 +176,45 @@ impl Net {
             value_fc1: LinearConfig::new(VALUE_CHANNELS * 64, VALUE_HIDDEN).init(device),
             value_fc2: LinearConfig::new(VALUE_HIDDEN, 1).init(device),
         }
+    }
+
+    /// This network grown to `shape` (no fewer blocks or filters), computing the very same
+    /// outputs: each new filter gets random weights in and none out to the old ones, and each
+    /// new block starts as the identity (its second BatchNorm's scale and shift zero). A larger
+    /// network trained on from a generation starts at that generation's strength instead of from
+    /// nothing (Net2Net, Chen et al. 2016). The new weights are still random, so both grow.
+    pub fn grown(&self, shape: Shape, device: &Device) -> Net {
+        let old = self.shape();
+        assert!(
+            shape.blocks >= old.blocks && shape.filters >= old.filters,
+            "a network only grows"
+        );
+        let mut net = Net::new(shape, device);
+        net.stem = grown_conv(&self.stem, net.stem);
+        net.stem_bn = grown_bn(&self.stem_bn, net.stem_bn);
+        for (i, block) in net.blocks.iter_mut().enumerate() {
+            match self.blocks.get(i) {
+                Some(b) => {
+                    block.conv1 = grown_conv(&b.conv1, block.conv1.clone());
+                    block.bn1 = grown_bn(&b.bn1, block.bn1.clone());
+                    block.conv2 = grown_conv(&b.conv2, block.conv2.clone());
+                    block.bn2 = grown_bn(&b.bn2, block.bn2.clone());
+                }
+                None => {
+                    let zeros = |p: &Param<Tensor<1>>| Param::from_tensor(p.val().zeros_like());
+                    block.bn2.gamma = zeros(&block.bn2.gamma);
+                    block.bn2.beta = zeros(&block.bn2.beta);
+                }
+            }
+        }
+        net.policy_conv = grown_conv(&self.policy_conv, net.policy_conv);
+        net.policy_bn = self.policy_bn.clone();
+        net.policy_fc = self.policy_fc.clone();
+        net.value_conv = grown_conv(&self.value_conv, net.value_conv);
+        net.value_bn = self.value_bn.clone();
+        net.value_fc1 = self.value_fc1.clone();
+        net.value_fc2 = self.value_fc2.clone();
+        net
     }
 
     /// The shape this network was built with.

@@ -166,3 +166,39 @@ fn the_folded_network_gives_the_trained_layers_outputs() {
         }
     }
 }
+
+#[test]
+fn a_grown_network_gives_the_same_outputs_as_the_one_it_grew_from() {
+    let games = random_games(30);
+    let mut inputs = vec![0.0; games.len() * INPUT_LEN];
+    for (g, chunk) in games.iter().zip(inputs.chunks_mut(INPUT_LEN)) {
+        zero::encode::encode_into(g, chunk);
+    }
+    let small = Model::random(
+        Shape {
+            blocks: 1,
+            filters: 8,
+        },
+        7,
+    );
+    let shape = Shape {
+        blocks: 3,
+        filters: 12,
+    };
+    let big = small.grown(shape, 8);
+    assert_eq!(big.shape(), shape);
+    let (a, b) = (
+        small.evaluate(&inputs, games.len()),
+        big.evaluate(&inputs, games.len()),
+    );
+    let close = |x: &[f32], y: &[f32]| {
+        x.iter()
+            .zip(y)
+            .all(|(p, q)| (p - q).abs() <= 1e-4 * (1.0 + q.abs()))
+    };
+    assert!(close(&a.values, &b.values), "values differ");
+    assert!(close(&a.logits, &b.logits), "logits differ");
+    // The trained layers, unfolded, agree too: training starts from the same function.
+    let unfolded = big.evaluate_unfolded(&inputs, games.len());
+    assert!(close(&unfolded.values, &a.values));
+}

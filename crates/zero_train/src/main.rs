@@ -62,8 +62,22 @@ struct WarmArgs {
     /// Lower the learning rate along a cosine to a tenth of it by the last step.
     #[arg(long)]
     cosine: bool,
+    /// Grow the last generation to a larger network first (BLOCKSxFILTERS, say 6x40), with
+    /// the same outputs, and train that.
+    #[arg(long, value_parser = parse_shape)]
+    grow: Option<Shape>,
     #[command(flatten)]
     common: Common,
+}
+
+fn parse_shape(s: &str) -> Result<Shape, String> {
+    let bad = || format!("expected BLOCKSxFILTERS (6x40, say), not {s:?}");
+    let (b, f) = s.split_once('x').ok_or_else(bad)?;
+    let (blocks, filters) = (
+        b.trim().parse().map_err(|_| bad())?,
+        f.trim().parse().map_err(|_| bad())?,
+    );
+    shape(blocks, filters).map_err(|e| e.to_string())
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -252,6 +266,7 @@ fn warm_command(a: WarmArgs) -> anyhow::Result<()> {
         gate_games: c.gate_games,
         gate_sims: c.gate_sims.max(1),
         accept: c.accept,
+        grow: a.grow,
         quiet: c.quiet,
     })?;
     tracing::info!("generation {gen} saved");

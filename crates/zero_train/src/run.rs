@@ -423,6 +423,8 @@ pub struct WarmRun {
     pub gate_games: usize,
     pub gate_sims: u32,
     pub accept: f64,
+    /// Grow the last generation to this larger shape before training ([`Model::grown`]).
+    pub grow: Option<Shape>,
     pub quiet: bool,
 }
 
@@ -434,6 +436,9 @@ struct Checkpoint {
     from_generation: u32,
     samples: usize,
     steps: usize,
+    /// The shape trained (larger than the generation's when it was grown).
+    #[serde(default)]
+    shape: (usize, usize),
     /// Steps done.
     step: usize,
 }
@@ -454,7 +459,7 @@ fn resume_checkpoint(
     let (net_file, card_file) = checkpoint_files(out);
     let text = std::fs::read_to_string(&card_file).ok()?;
     let found: Checkpoint = serde_yaml::from_str(&text).ok()?;
-    let settings = |c: &Checkpoint| (c.from_generation, c.samples, c.steps);
+    let settings = |c: &Checkpoint| (c.from_generation, c.samples, c.steps, c.shape);
     if settings(&found) != settings(want) {
         return None;
     }
@@ -479,6 +484,33 @@ fn save_checkpoint(out: &Path, net: &Net, at: &Checkpoint) -> anyhow::Result<()>
         .map_err(|e| anyhow::anyhow!("{}: {e}", card_file.display()))
 }
 
+/// `current` grown to `shape`, written under `out/warm` for the training to load.
+fn grow(out: &Path, current: &Model, shape: Shape, seed: u64) -> anyhow::Result<PathBuf> {
+    let now = current.shape();
+    if shape.blocks < now.blocks || shape.filters < now.filters {
+        anyhow::bail!(
+            "a {}x{} network cannot grow to {}x{}",
+            now.blocks,
+            now.filters,
+            shape.blocks,
+            shape.filters
+        );
+    }
+    let file = out.join("warm").join("grown.bpk");
+    if let Some(dir) = file.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    current.grown(shape, seed).save(&file)?;
+    tracing::info!(
+        "generation grown from {}x{} to {}x{}",
+        now.blocks,
+        now.filters,
+        shape.blocks,
+        shape.filters
+    );
+    Ok(file)
+}
+
 /// Trains the last generation on positions labelled by alpha-beta and gates the result against
 /// it; returns the new generation. The positions stay in the replay window either way. The
 /// labels are saved chunk by chunk and the training every 500 steps, under `out/warm`, so a
@@ -500,10 +532,12 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
     );
     let t = Instant::now();
     let device = zero::model::cpu().autodiff();
+    let shape = cfg.grow.unwrap_or(current.shape());
     let mut at = Checkpoint {
         from_generation: gen,
         samples: samples.len(),
         steps: cfg.train.steps,
+        shape: (shape.blocks, shape.filters),
         step: 0,
     };
     let (net, first) = match resume_checkpoint(&cfg.out, &at, &device) {
@@ -514,10 +548,11 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
         None => {
             // Once per warm start: a resumed one has put its positions in the window already.
             persist_round(&cfg.out, &samples, cfg.window);
-            (
-                zero::model::load_net(&generation_file(&cfg.out, gen), &device)?,
-                0,
-            )
+            let start = match cfg.grow {
+                Some(shape) => grow(&cfg.out, &current, shape, cfg.warm.play.seed)?,
+                None => generation_file(&cfg.out, gen),
+            };
+            (zero::model::load_net(&start, &device)?, 0)
         }
     };
     let b = bar(cfg.train.steps as u64, "train", cfg.quiet);
@@ -571,13 +606,19 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
             ..Card::gated(
                 gen + 1,
                 format!(
-                    "warm start: {} alpha-beta games at depth {} ({} evaluation{})",
+                    "warm start: {} alpha-beta games at depth {} ({} evaluation{}){}",
                     cfg.warm.games,
                     p.depth,
                     cfg.warm.eval.name(),
                     p.endgame
                         .as_ref()
                         .map(|db| format!(", {}-piece database", db.max_pieces()))
+                        .unwrap_or_default(),
+                    cfg.grow
+                        .map(|s| format!(
+                            ", generation {gen} grown to {}x{} first",
+                            s.blocks, s.filters
+                        ))
                         .unwrap_or_default()
                 ),
                 &candidate,
@@ -624,6 +665,7 @@ mod tests {
             from_generation: 2,
             samples: 100,
             steps: 1000,
+            shape: (1, 4),
             step: 500,
         };
         save_checkpoint(dir.path(), &net, &at).expect("saved");
@@ -635,8 +677,14 @@ mod tests {
         assert_eq!(step, 500);
         let other = Checkpoint {
             samples: 101,
-            ..want
+            ..want.clone()
         };
         assert!(resume_checkpoint(dir.path(), &other, &device).is_none());
+        // Nor does a warm start that grows the network to another shape.
+        let grown = Checkpoint {
+            shape: (2, 8),
+            ..want
+        };
+        assert!(resume_checkpoint(dir.path(), &grown, &device).is_none());
     }
 }

@@ -75,6 +75,10 @@ fn a_tiny_run_writes_loadable_generations() {
 #[test]
 fn a_tiny_warm_start_labels_positions_and_gates() {
     let dir = tempfile::tempdir().expect("temp dir");
+    let grown = zero::Shape {
+        blocks: 2,
+        filters: 10,
+    };
     let mut warm = WarmConfig::new(2, 2, 4);
     warm.play.max_plies = 24;
     warm.play.threads = 1;
@@ -90,6 +94,8 @@ fn a_tiny_warm_start_labels_positions_and_gates() {
         gate_games: 2,
         gate_sims: 4,
         accept: 0.0,
+        // Trained as a larger network grown from generation 0.
+        grow: Some(grown),
         quiet: true,
     });
     let window = load_window(dir.path(), 2);
@@ -100,9 +106,15 @@ fn a_tiny_warm_start_labels_positions_and_gates() {
             assert_eq!(g, 1);
             let card = read_card(dir.path(), 1).expect("card");
             assert!(card.source.starts_with("warm start"), "{}", card.source);
-            zero::load_generation(dir.path(), 1).expect("loads");
+            assert!(card.source.contains("grown to 2x10"), "{}", card.source);
+            let model = zero::load_generation(dir.path(), 1).expect("loads");
+            assert_eq!(model.shape(), grown);
         }
-        Err(e) => assert!(e.to_string().contains("did not beat"), "{e}"),
+        Err(e) => {
+            assert!(e.to_string().contains("did not beat"), "{e}");
+            let kept = zero::Model::load(&dir.path().join("warm").join("rejected.bpk"));
+            assert_eq!(kept.expect("kept").shape(), grown);
+        }
     }
 }
 
