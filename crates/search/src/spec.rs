@@ -61,7 +61,7 @@ impl Algorithm {
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
             Algorithm::Zero => &[
                 "gen", "time", "sims", "seed", "book", "ponder", "forced", "gumbel", "endgame",
-                "cpuct", "fpu", "pst",
+                "cpuct", "fpu", "pst", "solve",
             ],
         }
     }
@@ -144,6 +144,8 @@ pub struct PlannerSpec {
     /// The AlphaZero search chooses at the root by Gumbel sequential halving (with a
     /// simulation budget only; `zero::gumbel`).
     pub gumbel: bool,
+    /// The AlphaZero search proves wins, losses and draws up its tree (`Puct::solver`).
+    pub solve: bool,
     /// The AlphaZero search's PUCT settings in hundredths (`Puct`: `c_puct`, the first-play
     /// reduction, the policy softmax temperature); `None` for the defaults. Hundredths keep
     /// the spec `Eq` and its string exact.
@@ -169,6 +171,7 @@ impl PlannerSpec {
             ponder: false,
             forced: None,
             gumbel: false,
+            solve: false,
             cpuct: None,
             fpu: None,
             pst: None,
@@ -232,6 +235,7 @@ impl PlannerSpec {
                     if let Some(h) = self.pst {
                         puct.policy_temperature = from_hundredths(h);
                     }
+                    puct.solver |= self.solve;
                     let p = p.with_puct(puct);
                     let p = match self.endgame {
                         0 => p,
@@ -361,6 +365,10 @@ impl PlannerSpec {
             "gumbel" => {
                 self.gumbel =
                     parse_switch(value).ok_or_else(|| bad("gumbel must be 1 (on) or 0 (off)"))?
+            }
+            "solve" => {
+                self.solve =
+                    parse_switch(value).ok_or_else(|| bad("solve must be 1 (on) or 0 (off)"))?
             }
             "cpuct" => {
                 self.cpuct = Some(
@@ -504,6 +512,9 @@ impl fmt::Display for PlannerSpec {
         if self.gumbel {
             parts.push("gumbel=1".to_string());
         }
+        if self.solve {
+            parts.push("solve=1".to_string());
+        }
         for (key, h) in [("cpuct", self.cpuct), ("fpu", self.fpu), ("pst", self.pst)] {
             if let Some(h) = h {
                 parts.push(format!("{key}={}", f64::from(h) / 100.0));
@@ -561,6 +572,7 @@ mod tests {
             "random",
             "minimax:depth=6",
             "zero:gen=9,sims=800,cpuct=2.5,fpu=0,pst=1.6",
+            "zero:gen=10,time=1s,endgame=5,solve=1",
         ] {
             let p = spec(s);
             assert_eq!(p.to_string(), s);

@@ -234,6 +234,7 @@ impl Planner for ZeroPlanner {
             let new = u64::from(t.visits()).saturating_sub(reused);
             // A forced move is played at once, after the one evaluation that gives its value.
             let stop = (forced && t.root_expanded())
+                || t.root_solved().is_some()
                 || control.cancelled()
                 || new >= target
                 || deadline.is_some_and(|d| now >= d);
@@ -283,7 +284,7 @@ impl Planner for ZeroPlanner {
         }
         let mut tree = self.tree_for(game);
         run_search(&mut tree, &self.model, BATCH, |t| {
-            control.cancelled() || t.visits() >= PONDER_MAX_VISITS
+            control.cancelled() || t.visits() >= PONDER_MAX_VISITS || t.root_solved().is_some()
         });
         self.tree = Some(tree);
     }

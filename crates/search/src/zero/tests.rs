@@ -235,3 +235,56 @@ fn a_walk_values_what_the_database_knows_without_the_network() {
     let mut plain = Tree::new(game, Puct::default());
     assert!(matches!(plain.gather(&mut input), Gathered::Leaf(_)));
 }
+
+fn solving() -> Puct {
+    Puct {
+        solver: true,
+        ..Puct::default()
+    }
+}
+
+#[test]
+fn the_solver_proves_a_won_root_and_plays_the_win_at_once() {
+    // Black's one man, on a3, is blocked: h2-g3 leaves Black without a move, while b2-c3 and
+    // c1-d2 set it free.
+    let game = Game::from_fen("W:Wb2,c1,h2:Ba3").expect("fen");
+    let mut p = ZeroPlanner::new(small(), 0).with_puct(solving());
+    let limits = Limits {
+        sims: Some(100_000),
+        ..Limits::default()
+    };
+    let d = p
+        .choose(&game, &limits, &Control::default())
+        .expect("a move");
+    let mut after = game.clone();
+    after.play(&d.best).expect("legal");
+    assert!(
+        matches!(after.result(), GameResult::Win { .. }),
+        "{}",
+        d.best
+    );
+    assert_eq!(d.win_probability, 1.0);
+    assert!(d.stats.sims < 1_000, "{} simulations", d.stats.sims);
+}
+
+#[test]
+fn the_solver_never_plays_a_proven_loss_while_another_move_is_open() {
+    // c3-b4 loses White's only man to a5xc3; c3-d4 plays on.
+    let game = Game::from_fen("W:Wc3:Ba5").expect("fen");
+    let model = small();
+    let mut tree = Tree::new(game.clone(), solving());
+    run_search(&mut tree, &model, BATCH, |t| t.visits() >= 200);
+    let (best, _) = tree.best().expect("the root was expanded");
+    let mut after = game.clone();
+    after.play(&best).expect("legal");
+    assert_eq!(
+        after
+            .legal_moves()
+            .iter()
+            .filter(|m| m.is_capture())
+            .count(),
+        0,
+        "{best}"
+    );
+    assert_eq!(tree.root_solved(), None, "c3-d4 is not proven");
+}

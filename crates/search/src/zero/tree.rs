@@ -15,6 +15,8 @@ use crate::endgame::{EndgameDb, Outcome};
 use super::gumbel::{improved_policy, ChildStats, Halving};
 
 const NONE: u32 = u32::MAX;
+/// An exact value above this is a win (a game end is 1, a database win at least 0.7).
+const WON: f32 = 0.5;
 
 /// PUCT settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,6 +33,11 @@ pub struct Puct {
     /// priors: above 1 flattens them, so that a long search also looks at moves the policy
     /// head ranks low (Leela Chess Zero's policy softmax temperature).
     pub policy_temperature: f32,
+    /// Game ends (and database values) are proven up the tree (MCTS-Solver, Winands et al.
+    /// 2008): a position with a move that wins is won, one whose moves are all known is worth
+    /// the best of them; the walk then stops at it, selection reads its exact value instead of
+    /// the mean, and the root never plays a proven loss while another move is open.
+    pub solver: bool,
 }
 
 /// How far a walk follows forced moves when the spec does not say. Following them scored 0.645
@@ -45,6 +52,7 @@ impl Default for Puct {
             fpu_reduction: 0.2,
             forced_plies: FORCED_PLIES,
             policy_temperature: 1.0,
+            solver: false,
         }
     }
 }
@@ -61,6 +69,9 @@ struct Node {
     pending: bool,
     /// The game is over here: the value for the side to move.
     terminal: Option<f32>,
+    /// Proven from the nodes below by the solver ([`Puct::solver`]): the exact value for the
+    /// side to move. Unlike `terminal`, the node keeps its children and can become a root.
+    solved: Option<f32>,
     prior: f32,
     visits: u32,
     /// Sum of values from the point of view of the side that moved into this node.
@@ -77,6 +88,7 @@ impl Node {
             expanded: false,
             pending: false,
             terminal: None,
+            solved: None,
             prior,
             visits: 0,
             value_sum: 0.0,
@@ -253,6 +265,40 @@ impl Tree {
         node.first_child as usize..node.first_child as usize + node.children as usize
     }
 
+    /// The exact value of `n` for its side to move: a game end, a database value, or proven.
+    fn exact(&self, n: u32) -> Option<f32> {
+        let node = &self.nodes[n as usize];
+        node.terminal.or(node.solved)
+    }
+
+    /// After `n` got an exact value, proves what it decides above it: its parent is won when
+    /// `n` is lost for its side to move, and worth its best child when every child is known.
+    fn prove_up(&mut self, mut n: u32) {
+        if !self.puct.solver {
+            return;
+        }
+        loop {
+            let p = self.nodes[n as usize].parent;
+            if p == NONE || self.exact(p).is_some() {
+                return;
+            }
+            let mut best = f32::NEG_INFINITY;
+            let mut open = false;
+            for c in self.child_range(p) {
+                match self.exact(c as u32) {
+                    Some(v) => best = best.max(-v),
+                    None => open = true,
+                }
+            }
+            // A win needs one winning move; anything less needs every move known.
+            if open && best <= WON {
+                return;
+            }
+            self.nodes[p as usize].solved = Some(best);
+            n = p;
+        }
+    }
+
     fn select_child(&self, n: u32) -> u32 {
         let node = &self.nodes[n as usize];
         let sqrt_n = (node.visits.max(1) as f32).sqrt();
@@ -266,10 +312,10 @@ impl Tree {
         let mut best = (f32::NEG_INFINITY, NONE);
         for c in self.child_range(n) {
             let child = &self.nodes[c];
-            let q = if child.visits > 0 {
-                child.value_sum / child.visits as f32
-            } else {
-                fpu
+            let q = match (self.puct.solver, child.terminal.or(child.solved)) {
+                (true, Some(v)) => -v,
+                _ if child.visits > 0 => child.value_sum / child.visits as f32,
+                _ => fpu,
             };
             let u = self.puct.c_puct * child.prior * sqrt_n / (1.0 + child.visits as f32);
             if q + u > best.0 {
@@ -290,7 +336,7 @@ impl Tree {
             let node = &mut self.nodes[n as usize];
             node.visits += 1;
             node.value_sum -= 1.0;
-            if node.terminal.is_some() {
+            if node.terminal.is_some() || node.solved.is_some() {
                 break;
             }
             if !node.expanded {
@@ -324,7 +370,7 @@ impl Tree {
             }
             played += 1;
         }
-        let outcome = if let Some(v) = self.nodes[n as usize].terminal {
+        let outcome = if let Some(v) = self.exact(n) {
             self.backup(n, v);
             Gathered::Terminal
         } else if self.nodes[n as usize].pending {
@@ -334,6 +380,7 @@ impl Tree {
             self.nodes[n as usize].terminal = Some(v);
             self.nodes[n as usize].expanded = true;
             self.backup(n, v);
+            self.prove_up(n);
             Gathered::Terminal
         } else {
             self.nodes[n as usize].pending = true;
@@ -462,15 +509,46 @@ impl Tree {
     /// The move to play and its mean value: under Gumbel selection the schedule's survivor,
     /// else the most visited root move (ties to the better mean).
     pub fn best(&self) -> Option<(Move, f32)> {
+        if let Some(won) = self.proven_root_move(|v| v > WON) {
+            return Some(won);
+        }
         if self.halving.is_some() {
             let c = self.gumbel_choice()?;
             let q = self.child_stats(c).q.unwrap_or(0.0);
             return self.nodes[c as usize].mv.map(|m| (m, q));
         }
-        self.root_stats()
-            .into_iter()
+        // A proven loss is played only when every move is one (then the longest, by value).
+        let open: Vec<(Move, u32, f32)> = self
+            .child_range(0)
+            .zip(self.root_stats())
+            .filter(|&(c, _)| !self.puct.solver || self.exact(c as u32).is_none_or(|v| -v >= -WON))
+            .map(|(_, s)| s)
+            .collect();
+        if open.is_empty() {
+            return self.proven_root_move(|_| true);
+        }
+        open.into_iter()
             .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
             .map(|(m, _, q)| (m, q))
+    }
+
+    /// With the solver, the root move of the best exact value among those `keep` accepts
+    /// (values for the root's side to move).
+    fn proven_root_move(&self, keep: impl Fn(f32) -> bool) -> Option<(Move, f32)> {
+        if !self.puct.solver {
+            return None;
+        }
+        self.child_range(0)
+            .filter_map(|c| {
+                let v = -self.exact(c as u32)?;
+                keep(v).then_some((self.nodes[c].mv?, v))
+            })
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// The root's exact value for its side to move, once the solver has proven it.
+    pub fn root_solved(&self) -> Option<f32> {
+        self.exact(0).filter(|_| self.puct.solver)
     }
 
     /// The principal variation: the move [`Tree::best`] plays, then the most visited child,
