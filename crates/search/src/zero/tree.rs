@@ -312,7 +312,7 @@ impl Tree {
         let mut best = (f32::NEG_INFINITY, NONE);
         for c in self.child_range(n) {
             let child = &self.nodes[c];
-            let q = match (self.puct.solver, child.terminal.or(child.solved)) {
+            let q = match (self.puct.solver, self.exact(c as u32)) {
                 (true, Some(v)) => -v,
                 _ if child.visits > 0 => child.value_sum / child.visits as f32,
                 _ => fpu,
@@ -518,18 +518,15 @@ impl Tree {
             return self.nodes[c as usize].mv.map(|m| (m, q));
         }
         // A proven loss is played only when every move is one (then the longest, by value).
-        let open: Vec<(Move, u32, f32)> = self
-            .child_range(0)
-            .zip(self.root_stats())
-            .filter(|&(c, _)| !self.puct.solver || self.exact(c as u32).is_none_or(|v| -v >= -WON))
-            .map(|(_, s)| s)
-            .collect();
-        if open.is_empty() {
-            return self.proven_root_move(|_| true);
-        }
-        open.into_iter()
+        self.child_range(0)
+            .filter(|&c| !self.puct.solver || self.exact(c as u32).is_none_or(|v| v <= WON))
+            .filter_map(|c| {
+                let s = self.child_stats(c as u32);
+                Some((self.nodes[c].mv?, s.visits, s.q.unwrap_or(0.0)))
+            })
             .max_by(|a, b| a.1.cmp(&b.1).then(a.2.total_cmp(&b.2)))
             .map(|(m, _, q)| (m, q))
+            .or_else(|| self.proven_root_move(|_| true))
     }
 
     /// With the solver, the root move of the best exact value among those `keep` accepts
