@@ -61,7 +61,7 @@ impl Algorithm {
             Algorithm::Mcts => &["time", "sims", "seed", "threads"],
             Algorithm::Zero => &[
                 "gen", "time", "sims", "seed", "book", "ponder", "forced", "gumbel", "endgame",
-                "cpuct", "fpu", "pst", "solve",
+                "cpuct", "fpu", "pst", "solve", "rollout",
             ],
         }
     }
@@ -152,6 +152,8 @@ pub struct PlannerSpec {
     pub cpuct: Option<u16>,
     pub fpu: Option<u16>,
     pub pst: Option<u16>,
+    /// The share of a random playout in each leaf's value (`Puct::rollout`), in hundredths.
+    pub rollout: Option<u16>,
 }
 
 impl PlannerSpec {
@@ -175,6 +177,7 @@ impl PlannerSpec {
             cpuct: None,
             fpu: None,
             pst: None,
+            rollout: None,
         }
     }
 
@@ -234,6 +237,9 @@ impl PlannerSpec {
                     }
                     if let Some(h) = self.pst {
                         puct.policy_temperature = from_hundredths(h);
+                    }
+                    if let Some(h) = self.rollout {
+                        puct.rollout = from_hundredths(h);
                     }
                     puct.solver |= self.solve;
                     let p = p.with_puct(puct);
@@ -388,6 +394,12 @@ impl PlannerSpec {
                         .ok_or_else(|| bad("pst must be a decimal from 0.1 to 10"))?,
                 )
             }
+            "rollout" => {
+                self.rollout = Some(
+                    hundredths(value, 0, 100)
+                        .ok_or_else(|| bad("rollout must be a decimal from 0 to 1"))?,
+                )
+            }
             _ => unreachable!("keys() lists every key matched here"),
         }
         Ok(())
@@ -515,7 +527,12 @@ impl fmt::Display for PlannerSpec {
         if self.solve {
             parts.push("solve=1".to_string());
         }
-        for (key, h) in [("cpuct", self.cpuct), ("fpu", self.fpu), ("pst", self.pst)] {
+        for (key, h) in [
+            ("cpuct", self.cpuct),
+            ("fpu", self.fpu),
+            ("pst", self.pst),
+            ("rollout", self.rollout),
+        ] {
             if let Some(h) = h {
                 parts.push(format!("{key}={}", f64::from(h) / 100.0));
             }
@@ -573,6 +590,7 @@ mod tests {
             "minimax:depth=6",
             "zero:gen=9,sims=800,cpuct=2.5,fpu=0,pst=1.6",
             "zero:gen=10,time=1s,endgame=5,solve=1",
+            "zero:gen=10,sims=800,rollout=0.5",
         ] {
             let p = spec(s);
             assert_eq!(p.to_string(), s);
@@ -611,6 +629,10 @@ mod tests {
         ));
         assert!(matches!(
             err("zero:gen=9,pst=0"),
+            SpecError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("zero:gen=9,rollout=1.5"),
             SpecError::BadValue { .. }
         ));
         assert!(matches!(

@@ -288,3 +288,34 @@ fn the_solver_never_plays_a_proven_loss_while_another_move_is_open() {
     );
     assert_eq!(tree.root_solved(), None, "c3-d4 is not proven");
 }
+
+/// Runs `walks` simulations one leaf at a time, the network's value always `value`, and returns
+/// each root child's sum of values (its mean times its visits).
+fn root_value_sums(puct: Puct, walks: usize, value: f32) -> Vec<f32> {
+    let mut tree = Tree::new(Game::new(), puct);
+    let mut input = vec![0.0; INPUT_LEN];
+    let logits = vec![0.0; zero::encode::ACTIONS];
+    for _ in 0..walks {
+        match tree.gather(&mut input) {
+            Gathered::Leaf(leaf) => tree.expand(leaf, &logits, value),
+            other => panic!("no game ends this close to the start: {other:?}"),
+        }
+    }
+    tree.root_stats()
+        .into_iter()
+        .map(|(_, visits, q)| q * visits as f32)
+        .collect()
+}
+
+#[test]
+fn a_full_rollout_share_values_each_leaf_by_its_playout_alone() {
+    let whole = |sums: &[f32]| sums.iter().all(|s| (s - s.round()).abs() < 1e-4);
+    // Playouts end in 1, 0 or -1, so with only them every sum is a whole number...
+    let playouts = Puct {
+        rollout: 1.0,
+        ..Puct::default()
+    };
+    assert!(whole(&root_value_sums(playouts, 40, 0.37)));
+    // ...and with only the network's 0.37 some are not.
+    assert!(!whole(&root_value_sums(Puct::default(), 40, 0.37)));
+}

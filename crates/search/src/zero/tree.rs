@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use draughts::playout::{random_playout, Rng};
 use draughts::{Color, Game, GameResult, Move};
 use zero::encode::{encode_into, move_priors};
 
@@ -17,6 +18,10 @@ use super::gumbel::{improved_policy, ChildStats, Halving};
 const NONE: u32 = u32::MAX;
 /// An exact value above this is a win (a game end is 1, a database win at least 0.7).
 const WON: f32 = 0.5;
+/// A playout longer than this is called a draw, as in the `mcts` planner.
+const MAX_PLAYOUT_PLIES: u32 = 400;
+/// The playouts' generator starts here in every tree, so that a search is repeatable.
+const PLAYOUT_SEED: u64 = 0x5EED_0F_2E60;
 
 /// PUCT settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,6 +43,10 @@ pub struct Puct {
     /// the best of them; the walk then stops at it, selection reads its exact value instead of
     /// the mean, and the root never plays a proven loss while another move is open.
     pub solver: bool,
+    /// Each leaf's value is this share of one random playout's result from it (win 1, draw 0,
+    /// loss -1) and the rest the network's value (AlphaGo's mixing, Silver et al. 2016). 0,
+    /// the default, is AlphaZero's network alone.
+    pub rollout: f32,
 }
 
 /// How far a walk follows forced moves when the spec does not say. Following them scored 0.645
@@ -53,6 +62,7 @@ impl Default for Puct {
             forced_plies: FORCED_PLIES,
             policy_temperature: 1.0,
             solver: false,
+            rollout: 0.0,
         }
     }
 }
@@ -102,6 +112,9 @@ pub struct Leaf {
     node: u32,
     mover: Color,
     moves: Vec<Move>,
+    /// The result of a random playout from the leaf, for the side to move there
+    /// ([`Puct::rollout`]).
+    playout: Option<f32>,
 }
 
 /// What one walk down the tree found.
@@ -130,6 +143,8 @@ pub struct Tree {
     halving: Option<Halving>,
     /// Positions it knows are valued by it, exactly, instead of by the network.
     endgame: Option<Arc<EndgameDb>>,
+    /// Draws the playouts of [`Puct::rollout`].
+    rng: Rng,
 }
 
 fn terminal_value(game: &Game) -> Option<f32> {
@@ -141,6 +156,18 @@ fn terminal_value(game: &Game) -> Option<f32> {
         } else {
             -1.0
         }),
+    }
+}
+
+/// The result of one random playout from `game`'s position for its side to move: 1 a win,
+/// 0 a draw, -1 a loss.
+fn playout_value(game: &Game, rng: &mut Rng) -> f32 {
+    let pos = game.position();
+    let playout = random_playout(pos, game.counters(), rng, MAX_PLAYOUT_PLIES);
+    match playout.result {
+        GameResult::Win { winner, .. } if winner == pos.side_to_move() => 1.0,
+        GameResult::Win { .. } => -1.0,
+        _ => 0.0,
     }
 }
 
@@ -165,6 +192,7 @@ impl Tree {
             gumbel: None,
             halving: None,
             endgame: None,
+            rng: Rng::new(PLAYOUT_SEED),
         }
     }
 
@@ -386,10 +414,13 @@ impl Tree {
             self.nodes[n as usize].pending = true;
             self.in_flight += 1;
             encode_into(&self.game, input);
+            let playout =
+                (self.puct.rollout > 0.0).then(|| playout_value(&self.game, &mut self.rng));
             Gathered::Leaf(Leaf {
                 node: n,
                 mover: self.game.position().side_to_move(),
                 moves: self.game.legal_moves().to_vec(),
+                playout,
             })
         };
         for _ in 0..played {
@@ -414,8 +445,12 @@ impl Tree {
     }
 
     /// Gives a gathered leaf its children (priors from the network's `logits`) and backs up the
-    /// network's `value` for the side to move there.
+    /// network's `value` for the side to move there (mixed with the leaf's playout, if any).
     pub fn expand(&mut self, leaf: Leaf, logits: &[f32], value: f32) {
+        let value = match leaf.playout {
+            Some(z) => (1.0 - self.puct.rollout) * value + self.puct.rollout * z,
+            None => value,
+        };
         let priors = if self.puct.policy_temperature == 1.0 {
             move_priors(leaf.mover, &leaf.moves, logits)
         } else {
