@@ -21,7 +21,7 @@ const WON: f32 = 0.5;
 /// A playout longer than this is called a draw, as in the `mcts` planner.
 const MAX_PLAYOUT_PLIES: u32 = 400;
 /// The playouts' generator starts here in every tree, so that a search is repeatable.
-const PLAYOUT_SEED: u64 = 0x5EED_0F_2E60;
+const PLAYOUT_SEED: u64 = 0x5EED_0F2E_6000;
 
 /// PUCT settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
