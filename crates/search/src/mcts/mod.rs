@@ -10,6 +10,8 @@
 
 mod tree;
 
+pub(crate) use tree::MAX_PLAYOUT_PLIES;
+
 use std::time::{Duration, Instant};
 
 use draughts::playout::Rng;

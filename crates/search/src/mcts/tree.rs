@@ -6,7 +6,7 @@ use draughts::playout::{random_playout, Rng};
 use draughts::{Color, GameResult, Move, MoveList, Position};
 
 /// Playouts longer than this are called a draw (random games average under 50 plies).
-const MAX_PLAYOUT_PLIES: u32 = 400;
+pub(crate) const MAX_PLAYOUT_PLIES: u32 = 400;
 /// The exploration constant of UCB1 for rewards in [0, 1].
 pub const EXPLORATION: f64 = 0.7;
 /// Above this many nodes the tree stops growing and keeps sampling from its leaves.

@@ -12,14 +12,13 @@ use draughts::{Color, Game, GameResult, Move};
 use zero::encode::{encode_into, move_priors};
 
 use crate::endgame::{EndgameDb, Outcome};
+use crate::mcts::MAX_PLAYOUT_PLIES;
 
 use super::gumbel::{improved_policy, ChildStats, Halving};
 
 const NONE: u32 = u32::MAX;
 /// An exact value above this is a win (a game end is 1, a database win at least 0.7).
 const WON: f32 = 0.5;
-/// A playout longer than this is called a draw, as in the `mcts` planner.
-const MAX_PLAYOUT_PLIES: u32 = 400;
 /// The playouts' generator starts here in every tree, so that a search is repeatable.
 const PLAYOUT_SEED: u64 = 0x5EED_0F2E_6000;
 
