@@ -1,7 +1,8 @@
 //! `eval-train data` makes labelled positions; `eval-train fit` trains the network on them and
 //! writes the planner's `evalnet.txt`. `eval-train selfplay` plays fast self-play games;
 //! `eval-train patterns` fits the pattern evaluation on their results and writes the planner's
-//! `patterns.bin`.
+//! `patterns.bin`. `eval-train net` fits the network on the self-play positions instead, over
+//! either evaluation.
 
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -15,6 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use eval_train::data::{generate, read_samples, write_samples, DataConfig};
 use eval_train::model::{fit, linear_baseline, Encoded, FitConfig};
+use eval_train::net_fit::{fit as fit_net, Base, NetFitConfig};
 use eval_train::patterns_fit::{fit as fit_patterns, PatternFitConfig};
 use eval_train::selfplay::{play_games, read_records, write_header, write_records, SelfPlayConfig};
 use search::alphabeta::net::MAX_HIDDEN;
@@ -42,7 +44,7 @@ enum Command {
         data: Vec<PathBuf>,
         #[arg(long)]
         out: PathBuf,
-        /// Hidden units (the shipped network has 64, the most the planner takes).
+        /// Hidden units (the shipped network has 64; the planner takes up to 128).
         #[arg(long, default_value_t = 64)]
         hidden: usize,
         #[arg(long, default_value_t = 30)]
@@ -89,6 +91,43 @@ enum Command {
         #[arg(long, default_value_t = 0.0)]
         search_weight: f32,
     },
+    /// Fits the network on self-play positions, as a correction to the linear or the pattern
+    /// evaluation, and writes it in the planner's format.
+    Net {
+        /// Files written by `selfplay` (pooled in order; the last positions are held out).
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        #[arg(long)]
+        out: PathBuf,
+        /// The evaluation the network corrects.
+        #[arg(long, value_enum, default_value_t = BaseArg::Patterns)]
+        base: BaseArg,
+        #[arg(long, default_value_t = 64)]
+        hidden: usize,
+        #[arg(long, default_value_t = 4)]
+        epochs: usize,
+        #[arg(long, default_value_t = 256)]
+        batch: usize,
+        #[arg(long, default_value_t = 1e-3)]
+        learning_rate: f32,
+        #[arg(long, default_value_t = 0.05)]
+        valid: f64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Train towards `(1 - W) result + W search`.
+        #[arg(long, default_value_t = 1.0)]
+        search_weight: f32,
+    },
+}
+
+/// The evaluation `eval-train net` fits its network over.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum BaseArg {
+    /// The tuned linear evaluation: the network is then used with `net=1`.
+    Linear,
+    /// The pattern evaluation (`patterns.bin`, or the file `CHECKERS_ROBOT_PATTERNS` names):
+    /// used with `patterns=1,net=1`.
+    Patterns,
 }
 
 /// Alpha-beta's evaluation in `selfplay`.
@@ -304,6 +343,72 @@ fn patterns_command(
     Ok(())
 }
 
+fn net_command(
+    files: &[PathBuf],
+    out: PathBuf,
+    base: BaseArg,
+    cfg: NetFitConfig,
+    valid: f64,
+) -> Result<()> {
+    if !(0.0..1.0).contains(&valid) {
+        bail!("--valid must be at least 0 and below 1, not {valid}");
+    }
+    if !(0.0..=1.0).contains(&cfg.search_weight) {
+        bail!(
+            "--search-weight must be from 0 to 1, not {}",
+            cfg.search_weight
+        );
+    }
+    if !(1..=MAX_HIDDEN).contains(&cfg.hidden) {
+        bail!("--hidden must be 1 to {MAX_HIDDEN}, not {}", cfg.hidden);
+    }
+    let base = match base {
+        BaseArg::Linear => Base::Linear,
+        BaseArg::Patterns => Base::Patterns((*search::alphabeta::patterns::built_in()?).clone()),
+    };
+    let mut records = Vec::new();
+    for f in files {
+        records.extend(read_records(f)?);
+    }
+    let split = records.len() - (records.len() as f64 * valid) as usize;
+    let (train, held) = records.split_at(split);
+    println!(
+        "{} training and {} validation positions",
+        train.len(),
+        held.len()
+    );
+    let started = Instant::now();
+    let pb = bar((train.len() * cfg.epochs) as u64, "positions");
+    let fitted = fit_net(
+        &base,
+        train,
+        held,
+        &cfg,
+        |n| pb.inc(n as u64),
+        |e| {
+            pb.suspend(|| {
+                println!(
+                    "epoch {:3}: training loss {:.5}, validation loss {:.5}",
+                    e.epoch, e.train_loss, e.valid_loss
+                );
+            });
+        },
+    )?;
+    pb.finish_and_clear();
+    std::fs::write(&out, fitted.net.to_text())
+        .with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "network ({} hidden units, base scale {:.3}; validation loss {:.5}, the base alone {:.5}) in {:.0} s -> {}",
+        fitted.net.hidden(),
+        fitted.scale,
+        fitted.best_loss,
+        fitted.base_loss,
+        started.elapsed().as_secs_f64(),
+        out.display()
+    );
+    Ok(())
+}
+
 fn fit_command(
     files: &[PathBuf],
     out: PathBuf,
@@ -408,6 +513,31 @@ fn main() -> Result<()> {
             valid,
         ),
         Command::Selfplay(a) => selfplay(a),
+        Command::Net {
+            data,
+            out,
+            base,
+            hidden,
+            epochs,
+            batch,
+            learning_rate,
+            valid,
+            seed,
+            search_weight,
+        } => net_command(
+            &data,
+            out,
+            base,
+            NetFitConfig {
+                hidden,
+                epochs,
+                batch,
+                learning_rate,
+                seed,
+                search_weight,
+            },
+            valid,
+        ),
         Command::Patterns {
             data,
             out,

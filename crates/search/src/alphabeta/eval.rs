@@ -113,9 +113,9 @@ pub fn white_value(pos: &Position, weights: &Weights) -> i32 {
         .sum()
 }
 
-/// What alpha-beta evaluates with: the tuned linear weights, and the learned correction
-/// ([`super::net`]) when one is given; or the pattern evaluation ([`super::patterns`]) in
-/// their place.
+/// What alpha-beta evaluates with: the tuned linear weights, or the pattern evaluation
+/// ([`super::patterns`]) in their place; and the learned correction ([`super::net`]) on top
+/// when one is given (fitted to whichever of the two it corrects).
 #[derive(Clone, Debug)]
 pub struct Evaluator {
     pub weights: Weights,
@@ -135,10 +135,10 @@ impl Evaluator {
     /// The value of `pos` for the side to move, in hundredths of a man.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        if let Some(patterns) = &self.patterns {
-            return patterns.evaluate(pos);
-        }
-        let v = evaluate(pos, &self.weights);
+        let v = match &self.patterns {
+            Some(patterns) => patterns.evaluate(pos),
+            None => evaluate(pos, &self.weights),
+        };
         match &self.net {
             Some(net) if pos.occupied().count_ones() >= super::net::MIN_PIECES => {
                 v + net.correction(pos)

@@ -22,7 +22,11 @@ pub const MIN_PIECES: u32 = 5;
 pub const MAX_ACTIVE: usize = 24;
 
 /// The widest hidden layer: the accumulator lives on the stack.
-pub const MAX_HIDDEN: usize = 64;
+pub const MAX_HIDDEN: usize = 128;
+
+/// Names a network file to use instead of the shipped one: for trying freshly fitted
+/// networks in matches before shipping them (`docs/planners.md`).
+pub const FILE_VARIABLE: &str = "CHECKERS_ROBOT_EVALNET";
 
 const HEADER: &str = "evalnet 1";
 
@@ -52,6 +56,8 @@ pub enum NetError {
     Count { expected: usize, found: usize },
     #[error("hidden size {0} is out of range (1-{MAX_HIDDEN})")]
     Hidden(usize),
+    #[error("{file}: {why}")]
+    File { file: String, why: String },
 }
 
 /// The active inputs of `pos`, from the side to move's point of view (the count, then the
@@ -200,12 +206,28 @@ impl EvalNet {
     }
 }
 
-/// The network shipped with the planner (`evalnet.txt`, written by `eval-train fit`), parsed
-/// once.
+/// The network shipped with the planner (`evalnet.txt`, written by `eval-train fit`), or the
+/// file [`FILE_VARIABLE`] names, parsed once.
 pub fn built_in() -> Result<Arc<EvalNet>, NetError> {
     static NET: OnceLock<Result<Arc<EvalNet>, NetError>> = OnceLock::new();
-    NET.get_or_init(|| EvalNet::parse(include_str!("evalnet.txt")).map(Arc::new))
-        .clone()
+    NET.get_or_init(|| match std::env::var_os(FILE_VARIABLE) {
+        Some(path) => load(std::path::Path::new(&path)).map(Arc::new),
+        None => EvalNet::parse(include_str!("evalnet.txt")).map(Arc::new),
+    })
+    .clone()
+}
+
+/// The network in the file at `path`.
+pub fn load(path: &std::path::Path) -> Result<EvalNet, NetError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| NetError::File {
+        file: file.clone(),
+        why: e.to_string(),
+    })?;
+    EvalNet::parse(&text).map_err(|e| NetError::File {
+        file,
+        why: e.to_string(),
+    })
 }
 
 #[cfg(test)]
