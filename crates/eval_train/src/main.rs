@@ -395,11 +395,12 @@ fn net_command(
         },
     )?;
     pb.finish_and_clear();
-    std::fs::write(&out, fitted.net.to_text())
-        .with_context(|| format!("writing {}", out.display()))?;
+    // Written to run in fixed point, as it was measured (`docs/planners.md`).
+    let net = fitted.net.with_fixed_point();
+    std::fs::write(&out, net.to_text()).with_context(|| format!("writing {}", out.display()))?;
     println!(
         "network ({} hidden units, base scale {:.3}; validation loss {:.5}, the base alone {:.5}) in {:.0} s -> {}",
-        fitted.net.hidden(),
+        net.hidden(),
         fitted.scale,
         fitted.best_loss,
         fitted.base_loss,

@@ -252,10 +252,10 @@ pub fn fit(
                 let err = (p - e.target) / chunk.len() as f32;
                 g[0] += err * e.base;
                 g[o_b2] += err;
-                for j in 0..h {
-                    if acc[j] > 0.0 {
-                        g[o_w2 + j] += err * acc[j];
-                        let dh = err * w.w2[j];
+                for (j, (&hj, &w2j)) in acc.iter().zip(&w.w2).enumerate() {
+                    if hj > 0.0 {
+                        g[o_w2 + j] += err * hj;
+                        let dh = err * w2j;
                         g[o_b1 + j] += dh;
                         for &a in active {
                             g[o_w1 + usize::from(a) * h + j] += dh;
@@ -386,7 +386,7 @@ mod tests {
             let (n, active) = active_inputs(&r.pos);
             let base = Base::Linear.logit(&r.pos);
             let trained = w.logit(base, &active[..n], &mut acc);
-            let hundredths = evaluate(&r.pos, &WEIGHTS) as f32 + net.output(&r.pos);
+            let hundredths = evaluate(&r.pos, &WEIGHTS) as f32 + net.exact_output(&r.pos);
             let planner = w.scale * hundredths * VALUE_SCALE_K as f32;
             assert!(
                 (trained - planner).abs() < 1e-3 * (1.0 + trained.abs()),
