@@ -11,10 +11,11 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use search::alphabeta::eval::{evaluate, WEIGHTS};
-use search::alphabeta::net::{active_inputs, EvalNet, NetError, INPUTS, MIN_PIECES};
+use search::alphabeta::net::{active_inputs, EvalNet, NetError, INPUTS, MAX_ACTIVE, MIN_PIECES};
 use search::alphabeta::patterns::Patterns;
 use search::VALUE_SCALE_K;
 
+use crate::patterns_fit::{cross_entropy, sigmoid};
 use crate::selfplay::Record;
 
 /// The evaluation the network corrects, as a logit.
@@ -83,8 +84,8 @@ struct Weights {
 
 impl Weights {
     fn new(hidden: usize, rng: &mut StdRng) -> Weights {
-        // About 24 rows are summed: keep each hidden unit's start near unit size.
-        let spread = 1.0 / (24.0f32).sqrt();
+        // Up to 24 rows are summed: keep each hidden unit's start near unit size.
+        let spread = 1.0 / (MAX_ACTIVE as f32).sqrt();
         Weights {
             hidden,
             scale: 1.0,
@@ -153,7 +154,7 @@ pub enum NetFitError {
 
 /// A position the network sees: its inputs, the base logit, the target and the result.
 struct Example {
-    active: [u16; 24],
+    active: [u16; MAX_ACTIVE],
     n: u8,
     base: f32,
     target: f32,
@@ -175,16 +176,6 @@ fn examples(records: &[Record], base: &Base, search_weight: f32) -> Vec<Example>
             }
         })
         .collect()
-}
-
-fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
-fn cross_entropy(p: f32, t: f32) -> f64 {
-    let p = f64::from(p).clamp(1e-7, 1.0 - 1e-7);
-    let t = f64::from(t);
-    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
 fn mean_loss(w: &Weights, examples: &[Example], against: impl Fn(&Example) -> f32) -> f64 {

