@@ -17,8 +17,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use eval_train::data::{generate, read_samples, write_samples, DataConfig};
 use eval_train::model::{fit, linear_baseline, Encoded, FitConfig};
 use eval_train::net_fit::{fit as fit_net, Base, NetFitConfig};
-use eval_train::patterns_fit::{fit as fit_patterns, PatternFitConfig};
-use eval_train::selfplay::{play_games, read_records, write_header, write_records, SelfPlayConfig};
+use eval_train::patterns_fit::{fit as fit_patterns, Epoch, PatternFitConfig};
+use eval_train::selfplay::{
+    play_games, read_records, write_header, write_records, Record, SelfPlayConfig,
+};
 use search::alphabeta::net::MAX_HIDDEN;
 use search::alphabeta::patterns::Patterns;
 use search::selfplay::Evaluation;
@@ -284,6 +286,35 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     Ok(())
 }
 
+/// Self-play records of `files`, pooled in order, and where the held-out share `valid`
+/// begins; `search_weight` is checked here too, as both fits blend their targets with it.
+fn read_split(files: &[PathBuf], valid: f64, search_weight: f32) -> Result<(Vec<Record>, usize)> {
+    if !(0.0..1.0).contains(&valid) {
+        bail!("--valid must be at least 0 and below 1, not {valid}");
+    }
+    if !(0.0..=1.0).contains(&search_weight) {
+        bail!("--search-weight must be from 0 to 1, not {search_weight}");
+    }
+    let mut records = Vec::new();
+    for f in files {
+        records.extend(read_records(f)?);
+    }
+    let split = records.len() - (records.len() as f64 * valid) as usize;
+    println!(
+        "{} training and {} validation positions",
+        split,
+        records.len() - split
+    );
+    Ok((records, split))
+}
+
+fn print_epoch(e: &Epoch) {
+    println!(
+        "epoch {:3}: training loss {:.5}, validation loss {:.5}",
+        e.epoch, e.train_loss, e.valid_loss
+    );
+}
+
 fn patterns_command(
     files: &[PathBuf],
     out: PathBuf,
@@ -291,30 +322,12 @@ fn patterns_command(
     cfg: PatternFitConfig,
     valid: f64,
 ) -> Result<()> {
-    if !(0.0..1.0).contains(&valid) {
-        bail!("--valid must be at least 0 and below 1, not {valid}");
-    }
-    if !(0.0..=1.0).contains(&cfg.search_weight) {
-        bail!(
-            "--search-weight must be from 0 to 1, not {}",
-            cfg.search_weight
-        );
-    }
-    let mut records = Vec::new();
-    for f in files {
-        records.extend(read_records(f)?);
-    }
+    let (records, split) = read_split(files, valid, cfg.search_weight)?;
     let start = match from {
         Some(path) => search::alphabeta::patterns::load(&path)?,
         None => Patterns::from_linear(),
     };
-    let split = records.len() - (records.len() as f64 * valid) as usize;
     let (train, held) = records.split_at(split);
-    println!(
-        "{} training and {} validation positions",
-        train.len(),
-        held.len()
-    );
     let pb = bar((train.len() * cfg.epochs) as u64, "positions");
     let fitted = fit_patterns(
         start,
@@ -322,14 +335,7 @@ fn patterns_command(
         held,
         &cfg,
         |n| pb.inc(n as u64),
-        |e| {
-            pb.suspend(|| {
-                println!(
-                    "epoch {:3}: training loss {:.5}, validation loss {:.5}",
-                    e.epoch, e.train_loss, e.valid_loss
-                );
-            });
-        },
+        |e| pb.suspend(|| print_epoch(&e)),
     );
     pb.finish_and_clear();
     std::fs::write(&out, fitted.patterns.to_bytes())
@@ -350,15 +356,6 @@ fn net_command(
     cfg: NetFitConfig,
     valid: f64,
 ) -> Result<()> {
-    if !(0.0..1.0).contains(&valid) {
-        bail!("--valid must be at least 0 and below 1, not {valid}");
-    }
-    if !(0.0..=1.0).contains(&cfg.search_weight) {
-        bail!(
-            "--search-weight must be from 0 to 1, not {}",
-            cfg.search_weight
-        );
-    }
     if !(1..=MAX_HIDDEN).contains(&cfg.hidden) {
         bail!("--hidden must be 1 to {MAX_HIDDEN}, not {}", cfg.hidden);
     }
@@ -366,17 +363,8 @@ fn net_command(
         BaseArg::Linear => Base::Linear,
         BaseArg::Patterns => Base::Patterns((*search::alphabeta::patterns::built_in()?).clone()),
     };
-    let mut records = Vec::new();
-    for f in files {
-        records.extend(read_records(f)?);
-    }
-    let split = records.len() - (records.len() as f64 * valid) as usize;
+    let (records, split) = read_split(files, valid, cfg.search_weight)?;
     let (train, held) = records.split_at(split);
-    println!(
-        "{} training and {} validation positions",
-        train.len(),
-        held.len()
-    );
     let started = Instant::now();
     let pb = bar((train.len() * cfg.epochs) as u64, "positions");
     let fitted = fit_net(
@@ -385,14 +373,7 @@ fn net_command(
         held,
         &cfg,
         |n| pb.inc(n as u64),
-        |e| {
-            pb.suspend(|| {
-                println!(
-                    "epoch {:3}: training loss {:.5}, validation loss {:.5}",
-                    e.epoch, e.train_loss, e.valid_loss
-                );
-            });
-        },
+        |e| pb.suspend(|| print_epoch(&e)),
     )?;
     pb.finish_and_clear();
     // Written to run in fixed point, as it was measured (`docs/planners.md`).

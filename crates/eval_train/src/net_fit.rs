@@ -15,6 +15,9 @@ use search::alphabeta::net::{active_inputs, EvalNet, NetError, INPUTS, MAX_ACTIV
 use search::alphabeta::patterns::Patterns;
 use search::VALUE_SCALE_K;
 
+// An epoch's figures as the pattern fit reports them: both losses against the games' results,
+// so that fits with different targets compare.
+pub use crate::patterns_fit::Epoch;
 use crate::patterns_fit::{cross_entropy, sigmoid};
 use crate::selfplay::Record;
 
@@ -59,15 +62,6 @@ impl Default for NetFitConfig {
             search_weight: 1.0,
         }
     }
-}
-
-/// What one epoch ended with. Both losses are against the games' results, so that fits with
-/// different targets compare.
-#[derive(Clone, Copy, Debug)]
-pub struct Epoch {
-    pub epoch: usize,
-    pub train_loss: f64,
-    pub valid_loss: f64,
 }
 
 /// The training network: input-major `w1` (`INPUTS x hidden`), as the planner's.
