@@ -1143,14 +1143,25 @@ impl Discovery {
   }
 
   fn on_participant_shutting_down(&mut self) {
+    // PATCH(checkers_robot): the endpoints are listed first and the database released
+    // before the dispose messages go out (see add_local_writer).
     let db = discovery_db_read(&self.discovery_db);
+    let readers: Vec<GUID> = db
+      .get_all_local_topic_readers()
+      .map(|r| r.reader_proxy.remote_reader_guid)
+      .collect();
+    let writers: Vec<GUID> = db
+      .get_all_local_topic_writers()
+      .map(|w| w.writer_proxy.remote_writer_guid)
+      .collect();
+    drop(db);
 
-    for reader in db.get_all_local_topic_readers() {
-      self.send_endpoint_dispose_message(reader.reader_proxy.remote_reader_guid);
+    for reader in readers {
+      self.send_endpoint_dispose_message(reader);
     }
 
-    for writer in db.get_all_local_topic_writers() {
-      self.send_endpoint_dispose_message(writer.writer_proxy.remote_writer_guid);
+    for writer in writers {
+      self.send_endpoint_dispose_message(writer);
     }
 
     self
@@ -1831,48 +1842,65 @@ impl Discovery {
 
   fn add_local_writer(&self, guid: GUID) {
     // Get writer data from db
+    // PATCH(checkers_robot): copy what is needed and release the database before
+    // publishing and notifying. Sending a notification blocks while the event loop's
+    // channel is full, and the event loop, to drain it, needs a read lock that a
+    // waiting writer (an application thread creating an endpoint) holds back: holding
+    // our read lock meanwhile deadlocked the participant.
     let db = discovery_db_read(&self.discovery_db);
     let writer_data = match db.get_local_topic_writer(guid) {
-      Some(d) => d,
+      Some(d) => d.clone(),
       None => {
         warn!("Did not find a local writer {guid:?}");
         return;
       }
     };
+    let existing_readers: Vec<DiscoveredReaderData> = db
+      .readers_on_topic(writer_data.publication_topic_data.topic_name())
+      .into_iter()
+      .cloned()
+      .collect();
+    drop(db);
 
     // Publish it to SEDP (if needed)
-    self.sedp_publish_single_user_writer(writer_data);
+    self.sedp_publish_single_user_writer(&writer_data);
 
     // Send the ReaderUpdated notification on any existing readers on the writer's
     // topic This will result in matching the endpoints if possible
-    let existing_readers = db.readers_on_topic(writer_data.publication_topic_data.topic_name());
     for reader in existing_readers {
       self.send_discovery_notification(DiscoveryNotificationType::ReaderUpdated {
-        discovered_reader_data: reader.clone(),
+        discovered_reader_data: reader,
       });
     }
   }
 
   fn add_local_reader(&self, guid: GUID) {
     // Get reader data from db
+    // PATCH(checkers_robot): the database is released before publishing and notifying,
+    // as in add_local_writer.
     let db = discovery_db_read(&self.discovery_db);
     let reader_data = match db.get_local_topic_reader(guid) {
-      Some(d) => d,
+      Some(d) => d.clone(),
       None => {
         warn!("Did not find a local reader {guid:?}");
         return;
       }
     };
+    let existing_writers: Vec<DiscoveredWriterData> = db
+      .writers_on_topic(reader_data.subscription_topic_data.topic_name())
+      .into_iter()
+      .cloned()
+      .collect();
+    drop(db);
 
     // Publish it to SEDP (if needed)
-    self.sedp_publish_single_user_reader(reader_data);
+    self.sedp_publish_single_user_reader(&reader_data);
 
     // Send the WriterUpdated notification on any existing writers on the readers's
     // topic This will result in matching the endpoints if possible
-    let existing_writers = db.writers_on_topic(reader_data.subscription_topic_data.topic_name());
     for writer in existing_writers {
       self.send_discovery_notification(DiscoveryNotificationType::WriterUpdated {
-        discovered_writer_data: writer.clone(),
+        discovered_writer_data: writer,
       });
     }
   }
