@@ -135,16 +135,28 @@ impl Evaluator {
     /// The value of `pos` for the side to move, in hundredths of a man.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let v = match &self.patterns {
+        let v = self.base(pos);
+        match self.net_for(pos) {
+            Some(net) => v + net.correction(pos),
+            None => v,
+        }
+    }
+
+    /// The value without the network: the linear or the pattern evaluation.
+    #[inline]
+    pub fn base(&self, pos: &Position) -> i32 {
+        match &self.patterns {
             Some(patterns) => patterns.evaluate(pos),
             None => evaluate(pos, &self.weights),
-        };
-        match &self.net {
-            Some(net) if pos.occupied().count_ones() >= super::net::MIN_PIECES => {
-                v + net.correction(pos)
-            }
-            _ => v,
         }
+    }
+
+    /// The network, where it applies to `pos` (enough pieces on the board).
+    #[inline]
+    pub fn net_for(&self, pos: &Position) -> Option<&EvalNet> {
+        self.net
+            .as_deref()
+            .filter(|_| pos.occupied().count_ones() >= super::net::MIN_PIECES)
     }
 }
 

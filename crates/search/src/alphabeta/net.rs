@@ -14,6 +14,9 @@ use std::sync::{Arc, OnceLock};
 use draughts::square::VALID;
 use draughts::{Color, Position};
 
+mod accumulator;
+pub use accumulator::Accumulator;
+
 /// Four planes of 32 squares: own men, own kings, opponent's men, opponent's kings, the board
 /// turned so that the side to move plays up it.
 pub const INPUTS: usize = 128;
@@ -213,14 +216,7 @@ impl EvalNet {
                 *a = a.wrapping_add(*w);
             }
         }
-        // Lane-wise partial sums, so that the products vectorise too.
-        let mut lanes = [0f32; LANES];
-        for (a, w) in acc.chunks_exact(LANES).zip(q.w2.chunks_exact(LANES)) {
-            for ((l, &a), &w) in lanes.iter_mut().zip(a).zip(w) {
-                *l += f32::from(a.max(0)) * w;
-            }
-        }
-        lanes.iter().sum::<f32>() + self.b2
+        q.output(acc) + self.b2
     }
 
     /// The output in floating point, as trained.

@@ -10,6 +10,7 @@ use draughts::game::Counters;
 use draughts::{Move, MoveList, Position};
 
 use super::eval::Evaluator;
+use super::net::Accumulator;
 use super::tt::{Bound, MoveKey, Table};
 use crate::endgame::{EndgameDb, Outcome};
 use crate::planner::WIN_SCORE;
@@ -125,7 +126,22 @@ pub struct Search<'a> {
     pub pv: Vec<Vec<Move>>,
     /// Ordering scores per ply, kept to avoid allocating at every node.
     score_stack: Vec<Vec<i32>>,
+    /// The search path's positions by ply, with their network sums once a leaf below needed
+    /// them; empty unless the network runs incrementally.
+    net_path: Vec<NetSlot>,
 }
+
+/// A position of the search path and its network sums ([`Accumulator`]).
+#[derive(Clone, Debug, Default)]
+struct NetSlot {
+    pos: Position,
+    acc: Accumulator,
+    ready: bool,
+}
+
+/// How far up the path a leaf looks for sums to update from: a ply's update touches two to
+/// four rows for each colour, summing afresh one row per piece for each.
+const NET_WALK: usize = 4;
 
 impl<'a> Search<'a> {
     pub fn new(
@@ -154,7 +170,47 @@ impl<'a> Search<'a> {
             root_best: None,
             pv: vec![Vec::new(); MAX_PLY + 2],
             score_stack: vec![Vec::new(); MAX_PLY + 1],
+            net_path: if eval.net.as_ref().is_some_and(|n| n.incremental()) {
+                vec![NetSlot::default(); MAX_PLY + 1]
+            } else {
+                Vec::new()
+            },
         }
+    }
+
+    /// Evaluates every leaf from scratch, as a search without the path's sums would.
+    #[cfg(test)]
+    pub(crate) fn without_kept_sums(&mut self) {
+        self.net_path.clear();
+    }
+
+    /// The evaluation of `pos`, the path's position at `ply`: where the network runs
+    /// incrementally, from the sums of the nearest position up the path that has them.
+    fn evaluate(&mut self, pos: &Position, ply: u32) -> i32 {
+        let eval = self.eval;
+        let p = ply as usize;
+        let Some(net) = eval.net_for(pos).filter(|_| p < self.net_path.len()) else {
+            return eval.evaluate(pos);
+        };
+        let mut from = p;
+        while !self.net_path[from].ready && from > 0 && p - from < NET_WALK {
+            from -= 1;
+        }
+        if !self.net_path[from].ready {
+            // Summed afresh as far up as the walk went, so that the leaves around this one
+            // find sums near them.
+            let slot = &mut self.net_path[from];
+            net.refresh(&slot.pos, &mut slot.acc);
+            slot.ready = true;
+        }
+        for k in from + 1..=p {
+            let (up, down) = self.net_path.split_at_mut(k);
+            let (parent, slot) = (&up[k - 1], &mut down[0]);
+            net.update(&parent.pos, &parent.acc, &slot.pos, &mut slot.acc);
+            slot.ready = true;
+        }
+        let correction = net.output_from(&self.net_path[p].acc, pos.side_to_move());
+        eval.base(pos) + correction.round() as i32
     }
 
     fn check_limits(&mut self) {
@@ -251,6 +307,10 @@ impl<'a> Search<'a> {
         }
         self.seldepth = self.seldepth.max(ply);
         self.pv[ply as usize].clear();
+        if let Some(slot) = self.net_path.get_mut(ply as usize) {
+            slot.pos = *pos;
+            slot.ready = false;
+        }
         let hash = pos.hash();
         let pv_node = beta - alpha > 1;
         if ply > 0 {
@@ -278,7 +338,7 @@ impl<'a> Search<'a> {
         }
         let capture = list[0].is_capture();
         if ply as usize >= MAX_PLY - 1 || (depth <= 0 && !capture) {
-            return self.eval.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
 
         let mut hash_move = MoveKey::NONE;
@@ -308,7 +368,7 @@ impl<'a> Search<'a> {
             && ply > 0
             && depth <= 2
             && alpha.abs() < WIN_SCORE / 2
-            && self.eval.evaluate(pos) + FUTILITY_MARGIN * depth <= alpha;
+            && self.evaluate(pos, ply) + FUTILITY_MARGIN * depth <= alpha;
         let mut scores = std::mem::take(&mut self.score_stack[ply as usize]);
         self.scores(&list, pos, hash_move, ply as usize, &mut scores);
         let alpha_orig = alpha;

@@ -373,3 +373,39 @@ fn contempt_scores_a_draw_by_the_rules_below_equal_for_the_root_side() {
     assert_eq!(value(0), 0);
     assert_eq!(value(25), -25);
 }
+
+#[test]
+fn a_search_with_the_kept_network_sums_matches_one_that_sums_afresh() {
+    // A fixed-point network with weights that differ for every input and unit.
+    let h = 48;
+    let w1 = (0..super::net::INPUTS * h)
+        .map(|i| ((i * 37 % 101) as f32 - 50.0) / 200.0)
+        .collect();
+    let b1 = (0..h).map(|i| (i as f32 - 20.0) / 20.0).collect();
+    let w2 = (0..h).map(|i| ((i * 13 % 17) as f32 - 8.0) / 2.0).collect();
+    let net = EvalNet::new(w1, b1, w2, 0.5)
+        .expect("network")
+        .with_fixed_point();
+    let mut eval = Evaluator::linear(WEIGHTS);
+    eval.net = Some(Arc::new(net));
+    for fen in [
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+        "B:W17,21,22,25,27,28,30,31:B2,3,6,7,9,10,11,16",
+        "W:WK1,18,22,25,30:B2,K3,9,14,19",
+    ] {
+        let pos = parse(fen);
+        let counters = Game::from_fen(fen).expect("fen").counters();
+        let run = |kept: bool| {
+            let tt = Table::new(14);
+            let mut history = History::default();
+            let cancel = AtomicBool::new(false);
+            let mut search = Search::new(&tt, &mut history, &eval, &cancel, Vec::new());
+            if !kept {
+                search.without_kept_sums();
+            }
+            let value = search.negamax(&pos, counters, 7, -INF, INF, 0);
+            (value, search.nodes, search.pv[0].clone())
+        };
+        assert_eq!(run(true), run(false), "{fen}");
+    }
+}
