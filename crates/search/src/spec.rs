@@ -202,7 +202,13 @@ impl PlannerSpec {
                     .with_pruning(Pruning::from_bits(self.prune))
                     .with_contempt(self.contempt.into());
                 if self.net {
-                    match net::built_in() {
+                    // Each evaluation has its own network, fitted to correct it.
+                    let shipped = if self.patterns {
+                        net::built_in_over_patterns()
+                    } else {
+                        net::built_in()
+                    };
+                    match shipped {
                         Ok(net) => ab = ab.with_net(net),
                         Err(e) => tracing::error!("the evaluation network is not used: {e}"),
                     }

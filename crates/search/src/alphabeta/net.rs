@@ -311,15 +311,29 @@ impl EvalNet {
     }
 }
 
-/// The network shipped with the planner (`evalnet.txt`, written by `eval-train fit`), or the
-/// file [`FILE_VARIABLE`] names, parsed once.
+/// The network shipped with the planner to correct the linear evaluation (`evalnet.txt`,
+/// written by `eval-train fit`: the previous master's), or the file [`FILE_VARIABLE`] names,
+/// parsed once.
 pub fn built_in() -> Result<Arc<EvalNet>, NetError> {
     static NET: OnceLock<Result<Arc<EvalNet>, NetError>> = OnceLock::new();
-    NET.get_or_init(|| match std::env::var_os(FILE_VARIABLE) {
+    NET.get_or_init(|| shipped_or_named(include_str!("evalnet.txt")))
+        .clone()
+}
+
+/// The network shipped to correct the pattern evaluation (`evalnet_patterns.txt`, written by
+/// `eval-train net --base patterns`, run in fixed point: master's), or the file
+/// [`FILE_VARIABLE`] names, parsed once.
+pub fn built_in_over_patterns() -> Result<Arc<EvalNet>, NetError> {
+    static NET: OnceLock<Result<Arc<EvalNet>, NetError>> = OnceLock::new();
+    NET.get_or_init(|| shipped_or_named(include_str!("evalnet_patterns.txt")))
+        .clone()
+}
+
+fn shipped_or_named(shipped: &str) -> Result<Arc<EvalNet>, NetError> {
+    match std::env::var_os(FILE_VARIABLE) {
         Some(path) => load(std::path::Path::new(&path)).map(Arc::new),
-        None => EvalNet::parse(include_str!("evalnet.txt")).map(Arc::new),
-    })
-    .clone()
+        None => EvalNet::parse(shipped).map(Arc::new),
+    }
 }
 
 /// The network in the file at `path`.
@@ -431,5 +445,21 @@ mod tests {
         let text = include_str!("evalnet.txt");
         let net = EvalNet::parse(text).expect("evalnet.txt parses");
         assert_eq!(*built_in().expect("built in"), net);
+    }
+
+    #[test]
+    fn the_shipped_network_over_the_patterns_runs_in_fixed_point() {
+        let net = EvalNet::parse(include_str!("evalnet_patterns.txt")).expect("shipped network");
+        assert!(net.is_fixed_point());
+        assert!(net.incremental());
+        for fen in [
+            "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+            "B:W17,21,22,25,27,28,30,31:B2,3,6,7,9,10,11,16",
+            "W:WK1,18,22,25,30:B2,K3,9,14,19",
+        ] {
+            let p = parse_fen(fen).expect("fen");
+            let (fast, exact) = (net.output(&p), net.exact_output(&p));
+            assert!((fast - exact).abs() < 2.0, "{fen}: {fast} against {exact}");
+        }
     }
 }
