@@ -232,8 +232,8 @@ mod tests {
         let master = load_level(&dir, "master").expect("master");
         assert_eq!(master.spec.endgame, 5, "master reads the endgame database");
         assert!(
-            master.spec.patterns && !master.spec.net,
-            "master evaluates with the pattern evaluation"
+            master.spec.patterns && master.spec.net,
+            "master evaluates with the patterns and the network over them"
         );
         assert!(master.spec.ponder, "master thinks on the human's time");
         assert_eq!(master.spec.prune, 6, "master prunes boldly");
