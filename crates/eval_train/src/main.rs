@@ -141,6 +141,9 @@ enum Engine {
     Net,
     /// The pattern evaluation (`patterns.bin`, or the file `CHECKERS_ROBOT_PATTERNS` names).
     Patterns,
+    /// Master's: the patterns with the network over them (`evalnet_patterns.txt`, or the file
+    /// `CHECKERS_ROBOT_EVALNET` names).
+    Master,
 }
 
 #[derive(clap::Args, Debug)]
@@ -244,6 +247,7 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
         Engine::Linear => Evaluation::Linear,
         Engine::Net => Evaluation::Net,
         Engine::Patterns => Evaluation::Patterns,
+        Engine::Master => Evaluation::Master,
     }
     .engine()?;
     if a.endgame > 0 {

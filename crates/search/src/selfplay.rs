@@ -28,6 +28,8 @@ pub enum Evaluation {
     Net,
     /// The pattern evaluation (`patterns.bin`, or the file `CHECKERS_ROBOT_PATTERNS` names).
     Patterns,
+    /// Master's: the patterns with the network over them (`evalnet_patterns.txt`).
+    Master,
 }
 
 /// A built-in evaluation that does not load.
@@ -45,6 +47,7 @@ impl Evaluation {
             Evaluation::Linear => "linear",
             Evaluation::Net => "net",
             Evaluation::Patterns => "patterns",
+            Evaluation::Master => "master",
         }
     }
 
@@ -65,6 +68,14 @@ impl Evaluation {
                 || match patterns::built_in() {
                     Ok(p) => AlphaBeta::new().with_patterns(p),
                     Err(_) => AlphaBeta::new(),
+                }
+            }
+            Evaluation::Master => {
+                patterns::built_in()?;
+                net::built_in_over_patterns()?;
+                || match (patterns::built_in(), net::built_in_over_patterns()) {
+                    (Ok(p), Ok(n)) => AlphaBeta::new().with_patterns(p).with_net(n),
+                    _ => AlphaBeta::new(),
                 }
             }
         })

@@ -349,6 +349,24 @@ pub fn load(path: &std::path::Path) -> Result<EvalNet, NetError> {
     })
 }
 
+/// A fixed-point network for tests, its weights different for every input and unit; `gain`
+/// scales them all.
+#[cfg(test)]
+pub(crate) fn fixed_point_test_network(hidden: usize, gain: f32) -> EvalNet {
+    let w1 = (0..INPUTS * hidden)
+        .map(|i| ((i * 37 % 101) as f32 - 50.0) * gain / 400.0)
+        .collect();
+    let b1 = (0..hidden)
+        .map(|i| (i as f32 - 20.0) * gain / 50.0)
+        .collect();
+    let w2 = (0..hidden)
+        .map(|i| ((i * 13 % 17) as f32 - 8.0) * gain / 3.0)
+        .collect();
+    EvalNet::new(w1, b1, w2, 0.25 * gain)
+        .expect("test network")
+        .with_fixed_point()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -54,10 +54,25 @@ fn log_reduction(depth: i32, i: usize, pv_node: bool) -> i32 {
     if i < 3 {
         return 0;
     }
-    let r = ((depth as f32).ln() * ((i + 1) as f32).ln() / 1.6) as i32;
+    let r = match REDUCTIONS.get(depth as usize).and_then(|row| row.get(i)) {
+        Some(&r) => i32::from(r),
+        None => raw_log_reduction(depth, i),
+    };
     let r = if pv_node { r - 1 } else { r.max(1) };
     r.clamp(0, depth - 2)
 }
+
+fn raw_log_reduction(depth: i32, i: usize) -> i32 {
+    ((depth as f32).ln() * ((i + 1) as f32).ln() / 1.6) as i32
+}
+
+/// [`raw_log_reduction`] for the depths and move numbers most nodes have: two logarithms a
+/// node came to more than a percent of the search's time.
+static REDUCTIONS: std::sync::LazyLock<Vec<[u8; 64]>> = std::sync::LazyLock::new(|| {
+    (0..64)
+        .map(|depth| std::array::from_fn(|i| raw_log_reduction(depth.max(1), i) as u8))
+        .collect()
+});
 
 /// Futility margin per ply of depth left, in hundredths of a man.
 const FUTILITY_MARGIN: i32 = 90;
@@ -471,5 +486,28 @@ impl<'a> Search<'a> {
         self.tt.store(hash, ply, depth, best, bound, best_move);
         self.score_stack[ply as usize] = scores;
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reduction_table_gives_the_formula_s_reductions() {
+        for depth in 3..90 {
+            for i in 0..100 {
+                for pv_node in [false, true] {
+                    let expected = if i < 3 {
+                        0
+                    } else {
+                        let r = raw_log_reduction(depth, i);
+                        let r = if pv_node { r - 1 } else { r.max(1) };
+                        r.clamp(0, depth - 2)
+                    };
+                    assert_eq!(log_reduction(depth, i, pv_node), expected, "{depth} {i}");
+                }
+            }
+        }
     }
 }

@@ -376,16 +376,7 @@ fn contempt_scores_a_draw_by_the_rules_below_equal_for_the_root_side() {
 
 #[test]
 fn a_search_with_the_kept_network_sums_matches_one_that_sums_afresh() {
-    // A fixed-point network with weights that differ for every input and unit.
-    let h = 48;
-    let w1 = (0..super::net::INPUTS * h)
-        .map(|i| ((i * 37 % 101) as f32 - 50.0) / 200.0)
-        .collect();
-    let b1 = (0..h).map(|i| (i as f32 - 20.0) / 20.0).collect();
-    let w2 = (0..h).map(|i| ((i * 13 % 17) as f32 - 8.0) / 2.0).collect();
-    let net = EvalNet::new(w1, b1, w2, 0.5)
-        .expect("network")
-        .with_fixed_point();
+    let net = super::net::fixed_point_test_network(48, 2.0);
     let mut eval = Evaluator::linear(WEIGHTS);
     eval.net = Some(Arc::new(net));
     for fen in [

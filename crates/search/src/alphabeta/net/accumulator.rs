@@ -6,6 +6,7 @@
 
 use draughts::position::mirror_board;
 use draughts::{Color, Position};
+use multiversion::multiversion;
 
 use super::{EvalNet, Quantized, LANES, MAX_HIDDEN, SQUARE_INDEX};
 
@@ -42,7 +43,15 @@ fn planes(pos: &Position, view: Color) -> [u64; 4] {
 }
 
 /// Adds (`sign` 1) or subtracts (-1) the rows of the inputs set in `planes`.
+#[multiversion(targets("x86_64+avx2"))]
 fn add_rows(q: &Quantized, acc: &mut [i16], planes: [u64; 4], sign: i16) {
+    add_rows_inline(q, acc, planes, sign);
+}
+
+/// [`add_rows`]'s body, inlined into each of its callers' builds, so that a build for wider
+/// vectors adds the rows with them.
+#[inline(always)]
+fn add_rows_inline(q: &Quantized, acc: &mut [i16], planes: [u64; 4], sign: i16) {
     let s = q.stride;
     for (plane, bb) in planes.into_iter().enumerate() {
         let mut b = bb;
@@ -65,10 +74,11 @@ fn add_rows(q: &Quantized, acc: &mut [i16], planes: [u64; 4], sign: i16) {
 }
 
 /// `to = from` moved from `before`'s inputs to `after`'s, for one point of view.
+#[multiversion(targets("x86_64+avx2"))]
 fn update_view(q: &Quantized, from: &[i16], to: &mut [i16], before: [u64; 4], after: [u64; 4]) {
     to.copy_from_slice(from);
-    add_rows(q, to, std::array::from_fn(|p| before[p] & !after[p]), -1);
-    add_rows(q, to, std::array::from_fn(|p| after[p] & !before[p]), 1);
+    add_rows_inline(q, to, std::array::from_fn(|p| before[p] & !after[p]), -1);
+    add_rows_inline(q, to, std::array::from_fn(|p| after[p] & !before[p]), 1);
 }
 
 impl EvalNet {
@@ -128,15 +138,21 @@ impl Quantized {
     /// The output layer over the first layer's sums (without the output bias).
     #[inline]
     pub(super) fn output(&self, sums: &[i16]) -> f32 {
-        // Lane-wise partial sums, so that the products vectorise too.
-        let mut lanes = [0f32; LANES];
-        for (a, w) in sums.chunks_exact(LANES).zip(self.w2.chunks_exact(LANES)) {
-            for ((l, &a), &w) in lanes.iter_mut().zip(a).zip(w) {
-                *l += f32::from(a.max(0)) * w;
-            }
-        }
-        lanes.iter().sum::<f32>()
+        relu_dot(sums, &self.w2)
     }
+}
+
+/// `sum(max(a, 0) * w)`, in lane-wise partial sums so that the products vectorise too. Each
+/// lane adds in the same order whatever the vector width, so every build gives the same value.
+#[multiversion(targets("x86_64+avx2"))]
+fn relu_dot(sums: &[i16], w2: &[f32]) -> f32 {
+    let mut lanes = [0f32; LANES];
+    for (a, w) in sums.chunks_exact(LANES).zip(w2.chunks_exact(LANES)) {
+        for ((l, &a), &w) in lanes.iter_mut().zip(a).zip(w) {
+            *l += f32::from(a.max(0)) * w;
+        }
+    }
+    lanes.iter().sum::<f32>()
 }
 
 #[cfg(test)]
@@ -144,17 +160,8 @@ mod tests {
     use super::*;
     use draughts::parse_fen;
 
-    /// A fixed-point network with weights that differ for every input and unit.
     fn network() -> EvalNet {
-        let h = 40;
-        let w1 = (0..super::super::INPUTS * h)
-            .map(|i| ((i * 37 % 101) as f32 - 50.0) / 400.0)
-            .collect();
-        let b1 = (0..h).map(|i| (i as f32 - 20.0) / 50.0).collect();
-        let w2 = (0..h).map(|i| ((i * 13 % 17) as f32 - 8.0) / 3.0).collect();
-        EvalNet::new(w1, b1, w2, 0.25)
-            .expect("network")
-            .with_fixed_point()
+        super::super::fixed_point_test_network(40, 1.0)
     }
 
     #[test]
