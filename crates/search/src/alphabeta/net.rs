@@ -27,7 +27,7 @@ pub const MIN_PIECES: u32 = 5;
 pub const MAX_ACTIVE: usize = 24;
 
 /// The widest hidden layer: the accumulator lives on the stack.
-pub const MAX_HIDDEN: usize = 128;
+pub const MAX_HIDDEN: usize = 256;
 
 /// Names a network file to use instead of the shipped one: for trying freshly fitted
 /// networks in matches before shipping them (`docs/planners.md`).
