@@ -345,9 +345,9 @@ impl PlannerSpec {
             }
             "prune" => {
                 let n = count(value)?;
-                if n > 7 {
+                if n > 15 {
                     return Err(bad(
-                        "prune must be 0 to 7, a sum of 1 deeper reductions, 2 futility, 4 logarithmic reductions",
+                        "prune must be 0 to 15, a sum of 1 deeper reductions, 2 futility, 4 logarithmic reductions, 8 history malus",
                     ));
                 }
                 self.prune = n as u8;

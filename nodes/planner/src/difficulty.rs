@@ -236,7 +236,7 @@ mod tests {
             "master evaluates with the patterns and the network over them"
         );
         assert!(master.spec.ponder, "master thinks on the human's time");
-        assert_eq!(master.spec.prune, 6, "master prunes boldly");
+        assert_eq!(master.spec.prune, 14, "master prunes boldly");
         assert!(
             levels.iter().filter(|l| l.spec.ponder).count() == 1,
             "only master ponders"

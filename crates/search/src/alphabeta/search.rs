@@ -34,15 +34,20 @@ pub struct Pruning {
     /// Reductions that grow with the logarithms of the depth and of the move's place in the
     /// order (in place of the fixed one or two plies).
     pub log_reductions: bool,
+    /// A quiet move that fails to cut where a later quiet move does loses as much history as
+    /// the cutting move gains.
+    pub history_malus: bool,
 }
 
 impl Pruning {
-    /// The bit set of the spec key: 1 deeper reductions, 2 futility, 4 logarithmic reductions.
+    /// The bit set of the spec key: 1 deeper reductions, 2 futility, 4 logarithmic reductions,
+    /// 8 history malus.
     pub fn from_bits(bits: u8) -> Pruning {
         Pruning {
             deeper_reductions: bits & 1 != 0,
             futility: bits & 2 != 0,
             log_reductions: bits & 4 != 0,
+            history_malus: bits & 8 != 0,
         }
     }
 }
@@ -88,6 +93,10 @@ impl Default for History {
     }
 }
 
+/// History counters stay within this either side of zero: a move that often failed to cut
+/// can still win its place back, and one that often cut can still lose it.
+const HISTORY_MAX: i32 = 1 << 20;
+
 impl History {
     pub fn clear(&mut self) {
         for row in self.0.iter_mut() {
@@ -109,7 +118,13 @@ impl History {
     }
 
     fn reward(&mut self, mv: &Move, depth: i32) {
-        self.0[mv.from().bit() as usize][mv.to().bit() as usize] += depth.max(0) * depth.max(0);
+        let h = &mut self.0[mv.from().bit() as usize][mv.to().bit() as usize];
+        *h = (*h + depth.max(0) * depth.max(0)).min(HISTORY_MAX);
+    }
+
+    fn penalize(&mut self, mv: &Move, depth: i32) {
+        let h = &mut self.0[mv.from().bit() as usize][mv.to().bit() as usize];
+        *h = (*h - depth.max(0) * depth.max(0)).max(-HISTORY_MAX);
     }
 }
 
@@ -470,6 +485,13 @@ impl<'a> Search<'a> {
                                 k[0] = best_move;
                             }
                             self.history.reward(mv, depth);
+                            if self.pruning.history_malus {
+                                for tried in &list[..i] {
+                                    if !tried.is_capture() && !tried.promotes() {
+                                        self.history.penalize(tried, depth);
+                                    }
+                                }
+                            }
                         }
                         break;
                     }
@@ -492,6 +514,28 @@ impl<'a> Search<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn history_counters_stay_within_their_bounds_either_side_of_zero() {
+        let moves = Position::start().legal_moves();
+        let (mv, other) = (&moves[0], &moves[1]);
+        let mut history = History::default();
+        history.reward(mv, 4);
+        assert_eq!(history.get(mv), 16);
+        history.penalize(mv, 5);
+        assert_eq!(history.get(mv), -9);
+        for _ in 0..1000 {
+            history.penalize(mv, 60);
+        }
+        assert_eq!(history.get(mv), -HISTORY_MAX);
+        assert_eq!(history.get(other), 0);
+        history.age();
+        assert_eq!(history.get(mv), -HISTORY_MAX / 2);
+        for _ in 0..1000 {
+            history.reward(other, 60);
+        }
+        assert_eq!(history.get(other), HISTORY_MAX);
+    }
 
     #[test]
     fn the_reduction_table_gives_the_formula_s_reductions() {

@@ -221,7 +221,7 @@ fn bolder_pruning_searches_fewer_nodes_and_keeps_the_forced_wins() {
             .expect("a move")
     };
     let plain = run(draughts::START_FEN, 10, 0);
-    for bits in [1, 2, 4, 6] {
+    for bits in [1, 2, 4, 6, 14] {
         let bold = run(draughts::START_FEN, 10, bits);
         assert_eq!(bold.stats.depth, 10);
         assert!(Game::new().legal_moves().contains(&bold.best));
