@@ -118,13 +118,16 @@ impl History {
     }
 
     fn reward(&mut self, mv: &Move, depth: i32) {
-        let h = &mut self.0[mv.from().bit() as usize][mv.to().bit() as usize];
-        *h = (*h + depth.max(0) * depth.max(0)).min(HISTORY_MAX);
+        self.add(mv, depth.max(0) * depth.max(0));
     }
 
     fn penalize(&mut self, mv: &Move, depth: i32) {
+        self.add(mv, -(depth.max(0) * depth.max(0)));
+    }
+
+    fn add(&mut self, mv: &Move, amount: i32) {
         let h = &mut self.0[mv.from().bit() as usize][mv.to().bit() as usize];
-        *h = (*h - depth.max(0) * depth.max(0)).max(-HISTORY_MAX);
+        *h = (*h + amount).clamp(-HISTORY_MAX, HISTORY_MAX);
     }
 }
 
