@@ -7,7 +7,7 @@
 //! alpha-beta and zero, 0 = none), `eval_net` (alpha-beta adds the learned evaluation
 //! correction), `eval_patterns` (alpha-beta evaluates with the pattern evaluation instead),
 //! `prune` (alpha-beta's bolder pruning, a bit set: 1 deeper reductions, 2 futility, 4
-//! logarithmic reductions), `contempt` (alpha-beta scores a draw by the rules this many
+//! logarithmic reductions, 8 history malus), `contempt` (alpha-beta scores a draw by the rules this many
 //! hundredths of a man below equal for itself), `generation` (the `zero` planner's network
 //! generation, `models/gen<N>.bpk`; one that cannot be loaded is replaced by alpha-beta, with a
 //! warning); `rank` and `description` name the level. `book` plays from the opening book;
