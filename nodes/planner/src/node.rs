@@ -157,14 +157,17 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     // Kept across the loop: a goal that arrives while a state is handled is not lost.
     let mut next_goal = Box::pin(server.next_goal());
     loop {
+        // States first: a goal that arrives with a state behind it then sees the game's id and
+        // status that the ponder after its move needs.
         let new = tokio::select! {
-            new = &mut next_goal => {
-                next_goal = Box::pin(server.next_goal());
-                new
-            }
+            biased;
             Some(state) = states.next() => {
                 ponderer.on_state(state, &planner);
                 continue;
+            }
+            new = &mut next_goal => {
+                next_goal = Box::pin(server.next_goal());
+                new
             }
         };
         ponderer.stop();

@@ -151,12 +151,17 @@ impl Ponderer {
             }
             // The robot's move is planned and on its way to the board: the state still shows
             // the position before it (thinking, moving) or already the one after (verifying).
+            // The ply as well as the position must fit, so that a position that comes back
+            // later in the game does not revive an old expectation.
             GameState::STATUS_ROBOT_THINKING
             | GameState::STATUS_ROBOT_MOVING
             | GameState::STATUS_VERIFYING => expected
                 .filter(|g| {
-                    let before = g.positions().len().checked_sub(2).map(|i| g.positions()[i]);
-                    *g.position() == position || before == Some(position)
+                    let plies = g.ply_count();
+                    let after = plies == state.ply as usize && *g.position() == position;
+                    let before = plies == state.ply as usize + 1
+                        && g.positions().get(plies - 1) == Some(&position);
+                    after || before
                 })
                 .filter(|g| !g.result().is_over())
                 .cloned(),
@@ -251,6 +256,14 @@ mod tests {
         let later = next.after(&next.legal_moves()[0]);
         ponderer.on_state(state(GameState::STATUS_ROBOT_THINKING, &later, 2), &planner);
         assert_eq!(ponderer.pondering(), None);
+
+        // The position before the robot's move again, later in the game (kings shuffling).
+        ponderer.on_state(state(GameState::STATUS_ROBOT_THINKING, &start, 4), &planner);
+        assert_eq!(
+            ponderer.pondering(),
+            None,
+            "an old expectation is not revived"
+        );
 
         // Another game with the same position: the old expectation is not used.
         let mut other = state(GameState::STATUS_ROBOT_MOVING, &start, 0);
