@@ -264,8 +264,8 @@ fn line(bar: &ProgressBar, text: String) {
     }
 }
 
-/// Stamps for the confirm-to-arm latency: confirmed readings, the arbiter's states, and the
-/// first joint change after each ROBOT_MOVING.
+/// Stamps for the confirm-to-arm latency and the arm's move: confirmed readings, the arbiter's
+/// states, every joint change and every joint state.
 struct Timings {
     node: Node,
     rx: mpsc::UnboundedReceiver<(u8, f64)>,
@@ -273,6 +273,8 @@ struct Timings {
 
 const CONFIRM: u8 = 100;
 const ARM: u8 = 101;
+/// Any joint state, moving or not.
+const JOINTS: u8 = 102;
 
 impl Timings {
     fn start(domain: u16) -> anyhow::Result<Timings> {
@@ -306,9 +308,11 @@ impl Timings {
             let mut s = joints.stream();
             let mut last: Option<Vec<f64>> = None;
             while let Some(m) = s.next().await {
+                let stamp = ros::clock::seconds(&m.header.stamp);
                 if last.as_ref().is_some_and(|l| *l != m.position) {
-                    let _ = tx.send((ARM, ros::clock::seconds(&m.header.stamp)));
+                    let _ = tx.send((ARM, stamp));
                 }
+                let _ = tx.send((JOINTS, stamp));
                 last = Some(m.position);
             }
         });
@@ -316,7 +320,8 @@ impl Timings {
     }
 
     /// Per robot move: confirm -> THINKING, THINKING -> MOVING (the planner), MOVING -> first
-    /// joint change, and the total minus the planning.
+    /// joint change, the total minus the planning, MOVING -> VERIFYING (the arm's whole move),
+    /// and the longest gap between two joint states while the arm moves.
     async fn report(mut self) {
         let mut marks = Vec::new();
         while let Ok(m) = self.rx.try_recv() {
@@ -344,14 +349,28 @@ impl Timings {
                 break;
             };
             let Some(c) = find(ARM, b) else { break };
+            let Some(d) = find(GameState::STATUS_VERIFYING, c) else {
+                break;
+            };
             let (thinking, moving, arm) = (marks[a].1, marks[b].1, marks[c].1);
-            rows.push((
+            // The arm node's joint states come at a steady rate (50 Hz) whether the arm moves
+            // or waits on its gripper: a long gap means it was starved of the cores (by a
+            // ponder, say).
+            let stamps: Vec<f64> = marks[c..d]
+                .iter()
+                .filter(|m| m.0 == JOINTS)
+                .map(|m| m.1)
+                .collect();
+            let gap = stamps.windows(2).map(|w| w[1] - w[0]).fold(0.0, f64::max);
+            rows.push([
                 thinking - confirm,
                 moving - thinking,
                 arm - moving,
                 arm - confirm - (moving - thinking),
-            ));
-            i = c + 1;
+                marks[d].1 - moving,
+                gap,
+            ]);
+            i = d + 1;
         }
         if rows.is_empty() {
             println!("timings: none measured");
@@ -363,11 +382,13 @@ impl Timings {
             "planning",
             "moving->arm",
             "confirm->arm minus planning",
+            "the arm's move (moving->verifying)",
+            "longest gap between joint states during the move",
         ]
         .iter()
         .enumerate()
         {
-            let mut v: Vec<f64> = rows.iter().map(|r| [r.0, r.1, r.2, r.3][k]).collect();
+            let mut v: Vec<f64> = rows.iter().map(|r| r[k]).collect();
             v.sort_by(f64::total_cmp);
             println!(
                 "timings: {name}: median {:.1} ms, max {:.1} ms over {} robot moves",

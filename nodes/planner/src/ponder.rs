@@ -20,6 +20,26 @@ pub const PONDER_MAX: Duration = Duration::from_secs(180);
 
 pub type Shared = Arc<Mutex<Box<dyn Planner>>>;
 
+/// The nice value a ponder runs at. It is spare time: on the robot it runs while the arm moves
+/// and the board is scanned, and the arm's controller, the sensor and the arbiter come first.
+pub const PONDER_NICE: i32 = 10;
+
+/// Lowers this thread's priority to [`PONDER_NICE`]. Linux only: there the nice value is per
+/// thread and the search's helper threads inherit it, where elsewhere it would slow the whole
+/// node. Where it cannot, the ponder runs as it is.
+fn give_way() {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::process::{getpriority_process, setpriority_process};
+        let now = getpriority_process(None).unwrap_or(0);
+        if now < PONDER_NICE {
+            if let Err(e) = setpriority_process(None, PONDER_NICE) {
+                tracing::debug!("the ponder keeps its priority: {e}");
+            }
+        }
+    }
+}
+
 /// What one ponder is about, and its cancel flag.
 #[derive(Debug)]
 struct Running {
@@ -124,10 +144,20 @@ impl Ponderer {
             progress: None,
         };
         let planner = Arc::clone(planner);
-        tokio::task::spawn_blocking(move || {
-            let mut planner = planner.lock().unwrap_or_else(|p| p.into_inner());
-            planner.ponder(&game, &control);
-        });
+        // A thread of its own rather than tokio's blocking pool: its lowered priority must not
+        // pass on to the goal's search, which a pooled thread might run next.
+        let spawned = std::thread::Builder::new()
+            .name("ponder".into())
+            .spawn(move || {
+                give_way();
+                let mut planner = planner.lock().unwrap_or_else(|p| p.into_inner());
+                planner.ponder(&game, &control);
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("no ponder: {e}");
+            self.running = None;
+            return;
+        }
         tokio::spawn(async move {
             tokio::time::sleep(PONDER_MAX).await;
             cancel.store(true, Ordering::Relaxed);
@@ -297,5 +327,57 @@ mod tests {
             &planner,
         );
         assert_eq!(off.pondering(), None);
+    }
+
+    /// Records the nice value its ponder ran at.
+    #[cfg(target_os = "linux")]
+    struct Nice(std::sync::mpsc::Sender<i32>);
+
+    #[cfg(target_os = "linux")]
+    impl Planner for Nice {
+        fn name(&self) -> String {
+            "nice".into()
+        }
+
+        fn choose(&mut self, _: &Game, _: &Limits, _: &Control) -> Result<Decision, PlanError> {
+            Err(PlanError::GameOver("not used".into()))
+        }
+
+        fn ponder(&mut self, _: &Game, _: &Control) {
+            let _ = self
+                .0
+                .send(rustix::process::getpriority_process(None).unwrap_or(i32::MIN));
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn a_ponder_gives_way_to_the_rest_of_the_robot() {
+        use rustix::process::getpriority_process;
+        let ours = getpriority_process(None).expect("this thread's nice value");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let planner: Shared = Arc::new(Mutex::new(Box::new(Nice(tx))));
+        let mut ponderer = Ponderer::new(true);
+        let start = Position::start();
+        ponderer.on_state(
+            state(
+                GameState::STATUS_WAITING_FOR_HUMAN,
+                &start.after(&start.legal_moves()[0]),
+                1,
+            ),
+            &planner,
+        );
+        let pondered_at = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the ponder ran");
+        assert!(
+            pondered_at >= PONDER_NICE.max(ours),
+            "nice {pondered_at} while pondering"
+        );
+        assert_eq!(
+            getpriority_process(None).ok(),
+            Some(ours),
+            "the node's own threads keep their priority"
+        );
     }
 }
