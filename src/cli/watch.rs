@@ -352,6 +352,12 @@ impl Timings {
             let Some(d) = find(GameState::STATUS_VERIFYING, c) else {
                 break;
             };
+            // A move that went wrong (an arm fault, a board mismatch) is not checked by a
+            // fresh scan: its VERIFYING would be the next move's.
+            if find(CONFIRM, c).is_some_and(|next| next < d) {
+                i = c + 1;
+                continue;
+            }
             let (thinking, moving, arm) = (marks[a].1, marks[b].1, marks[c].1);
             // The arm node's joint states come at a steady rate (50 Hz) whether the arm moves
             // or waits on its gripper: a long gap means it was starved of the cores (by a
