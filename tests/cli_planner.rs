@@ -174,6 +174,32 @@ fn arena_plays_scores_and_saves_every_game() {
     }
 }
 
+#[test]
+fn the_unbalanced_opening_set_is_in_its_window_varied_and_playable() {
+    let set =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("config/openings-unbalanced.txt");
+    let text = std::fs::read_to_string(&set).expect("shipped");
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(lines.len() >= 200, "{}", lines.len());
+    let mut firsts = std::collections::BTreeSet::new();
+    for line in &lines {
+        let (moves, value) = line.split_once('#').expect("a value comment");
+        let value: i32 = value.trim().parse().expect("a value");
+        assert!((65..=125).contains(&value.abs()), "{line}");
+        firsts.insert(moves.split_whitespace().next().expect("moves"));
+    }
+    assert!(firsts.len() >= 5, "{firsts:?}");
+    // The arena takes it as it is: every line legal, colours swapped within an opening.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let out_dir = tmp.path().join("games");
+    let o = depth_3_against_random(&set, 2, &out_dir, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(field(&stdout(&o), "games"), "2");
+    let first = lines[0].split('#').next().expect("moves").trim();
+    let pdn = std::fs::read_to_string(out_dir.join("game-0001.pdn")).expect("saved");
+    assert!(pdn.contains(&format!("[Opening \"{first}\"]")), "{pdn}");
+}
+
 /// Writes difficulty level `name` (a params file with `rank` and `body`) into `levels`.
 fn write_level(levels: &std::path::Path, name: &str, rank: u32, body: &str) {
     std::fs::write(

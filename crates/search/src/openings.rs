@@ -2,6 +2,8 @@
 //! Text form, one opening per line: moves from the initial position (`c3-d4 f6-g5 b2-c3`), or
 //! a FEN (`W:W21-32:B1-12`) optionally followed by `;` and moves. `#` starts a comment.
 
+use std::ops::RangeInclusive;
+
 use draughts::{parse_fen, Game, Move, Position};
 
 use crate::alphabeta::AlphaBeta;
@@ -85,15 +87,34 @@ pub fn built_in() -> Vec<Opening> {
 /// Every opening of `plies` moves from the start whose value at `depth` (for the side to move)
 /// is within `max_abs` hundredths of a man of even, in the generator's order.
 pub fn balanced_openings(plies: usize, depth: u32, max_abs: i32) -> Vec<Vec<Move>> {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    openings_by_value(plies, &mut AlphaBeta::new(), &limits, 0..=max_abs)
+        .into_iter()
+        .map(|(line, _)| line)
+        .collect()
+}
+
+/// Every opening of `plies` moves from the start whose value by `planner` within `limits`
+/// (the planner's value for the side to move) has its magnitude in `abs_range`, with
+/// that value, in the generator's order. A range away from zero gives unbalanced openings:
+/// one side starts better, and since a match plays each opening with colours swapped, the
+/// stronger planner converts more of them where balanced ones end drawn.
+pub fn openings_by_value(
+    plies: usize,
+    planner: &mut dyn Planner,
+    limits: &Limits,
+    abs_range: RangeInclusive<i32>,
+) -> Vec<(Vec<Move>, i32)> {
     let mut lines: Vec<Vec<Move>> = vec![Vec::new()];
     for _ in 0..plies {
         let mut next = Vec::new();
         for line in &lines {
-            let mut g = Game::new();
-            for m in line {
-                if g.play(m).is_err() {
-                    break;
-                }
+            let g = replay(line);
+            if g.result().is_over() {
+                continue;
             }
             for m in g.legal_moves() {
                 let mut l = line.clone();
@@ -103,24 +124,30 @@ pub fn balanced_openings(plies: usize, depth: u32, max_abs: i32) -> Vec<Vec<Move
         }
         lines = next;
     }
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
     lines
         .into_iter()
-        .filter(|line| {
-            let mut g = Game::new();
-            for m in line {
-                if g.play(m).is_err() {
-                    return false;
-                }
+        .filter_map(|line| {
+            let g = replay(&line);
+            if g.result().is_over() {
+                return None;
             }
-            AlphaBeta::new()
-                .choose(&g, &limits, &Control::default())
-                .is_ok_and(|d| d.value.abs() <= max_abs)
+            planner.new_game();
+            let value = planner.choose(&g, limits, &Control::default()).ok()?.value;
+            abs_range.contains(&value.abs()).then_some((line, value))
         })
         .collect()
+}
+
+/// The game after `line` from the initial position; every move came from its position's own
+/// legal moves.
+fn replay(line: &[Move]) -> Game {
+    let mut g = Game::new();
+    for m in line {
+        if g.play(m).is_err() {
+            break;
+        }
+    }
+    g
 }
 
 #[cfg(test)]
@@ -137,6 +164,33 @@ mod tests {
         let mut firsts: Vec<String> = set.iter().map(|o| o.moves[0].text()).collect();
         firsts.dedup();
         assert!(firsts.len() >= 4);
+    }
+
+    #[test]
+    fn openings_are_kept_by_the_magnitude_of_their_value() {
+        let limits = Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let all = openings_by_value(2, &mut AlphaBeta::new(), &limits, 0..=i32::MAX);
+        // Seven first moves, each answered by seven.
+        assert_eq!(all.len(), 49);
+        let (lo, hi) = (10, 40);
+        let window = openings_by_value(2, &mut AlphaBeta::new(), &limits, lo..=hi);
+        let expected: Vec<_> = all
+            .iter()
+            .filter(|(_, v)| (lo..=hi).contains(&v.abs()))
+            .cloned()
+            .collect();
+        assert_eq!(window, expected);
+        assert!(!window.is_empty() && window.len() < all.len());
+        let balanced = balanced_openings(2, 2, hi);
+        let within: Vec<_> = all
+            .iter()
+            .filter(|(_, v)| v.abs() <= hi)
+            .map(|(l, _)| l.clone())
+            .collect();
+        assert_eq!(balanced, within);
     }
 
     #[test]
