@@ -24,14 +24,8 @@ pub struct Opening {
 impl Opening {
     /// The game after the opening's moves.
     pub fn game(&self) -> Game {
-        let mut g = Game::from_position(self.start);
-        for m in &self.moves {
-            // Every move was checked legal when the opening was parsed.
-            if g.play(m).is_err() {
-                break;
-            }
-        }
-        g
+        // Every move was checked legal when the opening was parsed.
+        replay(self.start, &self.moves)
     }
 }
 
@@ -112,7 +106,7 @@ pub fn openings_by_value(
     for _ in 0..plies {
         let mut next = Vec::new();
         for line in &lines {
-            let g = replay(line);
+            let g = replay(Position::start(), line);
             if g.result().is_over() {
                 continue;
             }
@@ -127,7 +121,7 @@ pub fn openings_by_value(
     lines
         .into_iter()
         .filter_map(|line| {
-            let g = replay(&line);
+            let g = replay(Position::start(), &line);
             if g.result().is_over() {
                 return None;
             }
@@ -138,10 +132,10 @@ pub fn openings_by_value(
         .collect()
 }
 
-/// The game after `line` from the initial position; every move came from its position's own
-/// legal moves.
-fn replay(line: &[Move]) -> Game {
-    let mut g = Game::new();
+/// The game after `line` from `start`, up to the first move that is not legal there (none is
+/// where the caller checked or generated them).
+fn replay(start: Position, line: &[Move]) -> Game {
+    let mut g = Game::from_position(start);
     for m in line {
         if g.play(m).is_err() {
             break;
