@@ -31,15 +31,11 @@ fn python() -> Option<String> {
     ok.then_some(python)
 }
 
-#[tokio::test]
-async fn cyclone_dds_reads_our_topic_and_we_read_its() {
-    let Some(python) = python() else {
-        eprintln!(
-            "SKIPPED: no Python with the cyclonedds package (set CYCLONE_PYTHON, or pip install cyclonedds)"
-        );
-        return;
-    };
-    let domain = 200 + (std::process::id() % 30) as u16;
+/// Runs our publisher and subscriber against the Cyclone peer; with `bytes` > 0, our GameState
+/// carries a message of that size, and the peer sends one back on `/peer/state`.
+async fn exchange(python: &str, bytes: usize) {
+    // The two tests run side by side: each its own domain.
+    let domain = if bytes > 0 { 170 } else { 200 } + (std::process::id() % 30) as u16;
     let peer_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/cyclone_peer.py");
     let probe = |args: &[&str]| {
         let mut c = Command::new(env!("CARGO_BIN_EXE_ros_probe"));
@@ -51,15 +47,28 @@ async fn cyclone_dds_reads_our_topic_and_we_read_its() {
             .kill_on_drop(true);
         c
     };
-    let _publisher = probe(&["pub", "--ros-args", "-p", "count:=400"])
+    let size = format!("message_bytes:={bytes}");
+    let _publisher = probe(&["pub", "--ros-args", "-p", "count:=400", "-p", &size])
         .spawn()
         .expect("spawn our publisher");
     let subscriber = probe(&["sub-occupancy", "--ros-args", "-p", "timeout_s:=30.0"])
         .spawn()
         .expect("spawn our subscriber");
-    let peer = Command::new(&python)
+    let big_subscriber = (bytes > 0).then(|| {
+        probe(&[
+            "sub",
+            "--ros-args",
+            "-r",
+            "/game/state:=/peer/state",
+            "-p",
+            "timeout_s:=30.0",
+        ])
+        .spawn()
+        .expect("spawn our subscriber of the peer's state")
+    });
+    let peer = Command::new(python)
         .arg(&peer_script)
-        .args([domain.to_string().as_str(), "8"])
+        .args([domain.to_string().as_str(), "8", bytes.to_string().as_str()])
         .env("CYCLONEDDS_URI", CYCLONE_LOOPBACK)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -83,7 +92,9 @@ async fn cyclone_dds_reads_our_topic_and_we_read_its() {
         "Cyclone DDS did not read our GameState:\n{peer_text}"
     );
     assert!(
-        peer_text.contains("fen W:W21-32:B1-12 level expert"),
+        peer_text.contains(&format!(
+            "fen W:W21-32:B1-12 level expert message {bytes} bytes intact"
+        )),
         "{peer_text}"
     );
     assert!(
@@ -94,4 +105,35 @@ async fn cyclone_dds_reads_our_topic_and_we_read_its() {
         sub_text.contains("received occupancy 0x00abcdef seq 77 confirmed true frame board"),
         "{sub_text}"
     );
+    if let Some(big) = big_subscriber {
+        let (ok, text) = wait(big).await;
+        assert!(ok, "we did not read Cyclone's large GameState:\n{text}");
+        assert!(
+            text.contains(&format!("message {bytes} bytes, intact")),
+            "{text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn cyclone_dds_reads_our_topic_and_we_read_its() {
+    let Some(python) = python() else {
+        eprintln!(
+            "SKIPPED: no Python with the cyclonedds package (set CYCLONE_PYTHON, or pip install cyclonedds)"
+        );
+        return;
+    };
+    exchange(&python, 0).await;
+}
+
+/// A sample of 200 KB travels in many DATA_FRAG submessages each way.
+#[tokio::test]
+async fn large_samples_travel_both_ways_with_cyclone_dds() {
+    let Some(python) = python() else {
+        eprintln!(
+            "SKIPPED: no Python with the cyclonedds package (set CYCLONE_PYTHON, or pip install cyclonedds)"
+        );
+        return;
+    };
+    exchange(&python, 200_000).await;
 }

@@ -1,8 +1,11 @@
 //! Real ROS 2 on the other side of the wire: rcl, rclpy and the `ros2` command line of the Jazzy
-//! in `../shared/ros2` (rmw_cyclonedds_cpp), against `ros_probe` on our default backend. Each test
-//! runs in its own ROS_DOMAIN_ID, in separate processes, one test at a time.
+//! in `../shared/ros2`, against `ros_probe` on our default backend. The RMW of the ROS 2 side is
+//! `RMW_IMPLEMENTATION` (default `rmw_cyclonedds_cpp`; `.ci/run` runs the suite once more with
+//! `rmw_fastrtps_cpp`). Each test runs in its own ROS_DOMAIN_ID, in separate processes, one test
+//! at a time.
 //!
-//! The tests need ROS 2 Jazzy at `/opt/ros/jazzy-min` (or `ROS2_PREFIX`); `.ci/run` installs it.
+//! The tests need ROS 2 Jazzy at `/opt/ros/jazzy-min` (or `ROS2_PREFIX`), with Fast DDS beside it
+//! at `jazzy-fastdds` for `rmw_fastrtps_cpp`; `.ci/run` installs them.
 //! They build `checkers_msgs` with colcon once, under the target folder. Where ROS 2 is not
 //! installed they say they were skipped, unless `CHECKERS_REQUIRE_ROS2=1` (set by CI), which
 //! makes a missing ROS 2 a failure.
@@ -23,6 +26,24 @@ struct Ros2 {
     install: PathBuf,
 }
 
+/// The RMW the ROS 2 side runs on.
+fn rmw() -> String {
+    std::env::var("RMW_IMPLEMENTATION").unwrap_or_else(|_| "rmw_cyclonedds_cpp".into())
+}
+
+/// The trees installed over jazzy-min that `setup.sh all` adds (Fast DDS, rclcpp and rviz2), as
+/// `source` commands: the interface package built after them carries their type supports too.
+fn overlays(prefix: &Path) -> String {
+    let mut line = String::new();
+    for tree in ["jazzy-fastdds", "jazzy-viz"] {
+        let setup = prefix.with_file_name(tree).join("local_setup.bash");
+        if setup.is_file() {
+            line.push_str(&format!("source {} && ", setup.display()));
+        }
+    }
+    line
+}
+
 fn ros2() -> Option<&'static Ros2> {
     static ROS2: OnceLock<Option<Ros2>> = OnceLock::new();
     let found = ROS2.get_or_init(|| {
@@ -32,6 +53,11 @@ fn ros2() -> Option<&'static Ros2> {
         if !prefix.join("setup.bash").is_file() {
             return None;
         }
+        assert!(
+            rmw() != "rmw_fastrtps_cpp" || overlays(&prefix).contains("jazzy-fastdds"),
+            "RMW_IMPLEMENTATION=rmw_fastrtps_cpp needs Fast DDS at {}: ../shared/ros2/setup.sh all",
+            prefix.with_file_name("jazzy-fastdds").display()
+        );
         Some(Ros2 {
             install: build_checkers_msgs(&prefix),
             prefix,
@@ -56,7 +82,8 @@ fn build_checkers_msgs(prefix: &Path) -> PathBuf {
     let ws = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ros2_ws");
     let install = ws.join("install");
     let stamp = ws.join("stamp");
-    let fingerprint = fingerprint(&msgs).to_string();
+    // Built again when the trees under it change: Fast DDS adds its own type support.
+    let fingerprint = format!("{} {}", fingerprint(&msgs), overlays(prefix));
     if std::fs::read_to_string(&stamp).ok() == Some(fingerprint.clone())
         && install.join("setup.bash").is_file()
     {
@@ -123,11 +150,13 @@ fn shell(prefix: &Path, install: Option<&Path>, domain: u16, script: &str) -> Co
     let log_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ros_log");
     let mut cmd = Command::new("bash");
     cmd.arg("-c").arg(format!(
-        "source {p}/setup.bash && {overlay}export PATH={p}/venv/bin:$PATH \
-         RMW_IMPLEMENTATION=rmw_cyclonedds_cpp ROS_DISTRO=jazzy ROS_VERSION=2 ROS_PYTHON_VERSION=3 \
+        "source {p}/setup.bash && {trees}{overlay}export PATH={p}/venv/bin:$PATH \
+         RMW_IMPLEMENTATION={rmw} ROS_DISTRO=jazzy ROS_VERSION=2 ROS_PYTHON_VERSION=3 \
          ROS_DOMAIN_ID={domain} ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST ROS_LOG_DIR={log} \
          PYTHONUNBUFFERED=1 && {script}",
         p = prefix.display(),
+        trees = overlays(prefix),
+        rmw = rmw(),
         log = log_dir.display(),
     ));
     cmd.stdin(Stdio::null());
@@ -439,5 +468,41 @@ fn our_publisher_announces_the_type_hash_rclpy_does() {
             "both publishers never showed:\n{stdout}"
         );
         std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// Samples from one byte to several hundred KB, both ways: the large ones travel in DATA_FRAG
+/// submessages (a MarkerArray of `/board/markers` is about 7 KB), which Cyclone DDS dropped as
+/// malformed until their payload was padded to 4 octets (`vendor/PATCHES.md`).
+#[test]
+fn large_messages_travel_both_ways() {
+    let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
+    let d = domain(9);
+    for bytes in [1usize, 7_000, 65_000, 300_000] {
+        let size = format!("message_bytes:={bytes}");
+        let ours = probe(d, "pub", &["count:=600", &size]);
+        let out = ros.run(
+            d,
+            40,
+            &format!("{} {bytes} 30", ros.python("game_state_sub.py")),
+        );
+        drop(ours);
+        let stdout = assert_ran(&out, &format!("rclpy reading {bytes} bytes"));
+        assert!(
+            stdout.contains(&format!("message {bytes} bytes, intact")),
+            "{}: {stdout}",
+            rmw()
+        );
+
+        let theirs = ros.spawn(d, &format!("{} {bytes}", ros.python("game_state_pub.py")));
+        let (code, out, err) = probe(d, "sub", &["timeout_s:=30.0"]).wait(Duration::from_secs(40));
+        let (_, py_err) = theirs.finish();
+        assert_eq!(code, Some(0), "{}: {out}\n{err}\n{py_err}", rmw());
+        assert!(
+            out.contains(&format!("message {bytes} bytes, intact")),
+            "{}: {out}",
+            rmw()
+        );
     }
 }

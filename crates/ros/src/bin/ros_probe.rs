@@ -49,6 +49,8 @@ async fn publish(node: &mut Node) -> anyhow::Result<()> {
     let count = node.params().declare("count", 100i64)?;
     let period = node.params().declare("period_s", 0.1f64)?;
     let linger = node.params().declare("linger_s", 0.0f64)?;
+    // A large sample (`message` padded to this many bytes) is sent in DATA_FRAG submessages.
+    let message_bytes = node.params().declare("message_bytes", 0i64)?;
     let publisher = node.publisher::<GameState>("/game/state", Qos::State)?;
     for i in 0..count {
         let mut msg = GameState {
@@ -69,6 +71,7 @@ async fn publish(node: &mut Node) -> anyhow::Result<()> {
         msg.search_nodes = u64::MAX - 1;
         msg.search_elapsed_s = 0.5;
         msg.position.fen = "W:W21-32:B1-12".to_string();
+        msg.message = pattern(usize::try_from(message_bytes).unwrap_or(0));
         publisher.publish(msg).await?;
         tokio::time::sleep(Duration::from_secs_f64(period.max(0.0))).await;
     }
@@ -84,10 +87,30 @@ async fn subscribe(node: &mut Node) -> anyhow::Result<()> {
         .await
         .context("no GameState received in time")?;
     match first {
-        Some(m) => println!("received ply {} fen {}", m.ply, m.position.fen),
+        Some(m) => println!(
+            "received ply {} fen {} message {} bytes{}",
+            m.ply,
+            m.position.fen,
+            m.message.len(),
+            if m.message == pattern(m.message.len()) {
+                ", intact"
+            } else {
+                ", CORRUPT"
+            }
+        ),
         None => bail!("the subscription ended"),
     }
     Ok(())
+}
+
+/// `len` bytes that a reader can check: the decimal offset of every tenth byte.
+fn pattern(len: usize) -> String {
+    let mut s = String::with_capacity(len + 10);
+    while s.len() < len {
+        s.push_str(&format!("{:<10}", s.len()));
+    }
+    s.truncate(len);
+    s
 }
 
 async fn subscribe_occupancy(node: &mut Node) -> anyhow::Result<()> {

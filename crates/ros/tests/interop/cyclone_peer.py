@@ -5,7 +5,11 @@ It reads `/game/state` (checkers_msgs/msg/GameState) that our node publishes, an
 and type names rmw gives ROS 2 interfaces. The types below are written by hand from
 msgs/msg/*.msg, field by field: that is the point of the test.
 
-Usage: python cyclone_peer.py DOMAIN_ID TIMEOUT_S   (loopback only, via CYCLONEDDS_URI)
+With a third argument BYTES it also wants our GameState's `message` to be BYTES long and
+intact (a sample sent in DATA_FRAG submessages when large), and publishes a GameState with a
+message of BYTES on `/peer/state` for our node to check.
+
+Usage: python cyclone_peer.py DOMAIN_ID TIMEOUT_S [BYTES]   (loopback only, via CYCLONEDDS_URI)
 """
 
 import sys
@@ -82,8 +86,14 @@ class BoardOccupancy(IdlStruct, typename="checkers_msgs::msg::dds_::BoardOccupan
     confirmed: bool
 
 
+def pattern(n: int) -> str:
+    """What ros_probe writes into `message`: the decimal offset of every tenth byte."""
+    return "".join(f"{i:<10}" for i in range(0, n + 10, 10))[:n]
+
+
 def main() -> int:
     domain, timeout = int(sys.argv[1]), float(sys.argv[2])
+    size = int(sys.argv[3]) if len(sys.argv) > 3 else 0
     # The QoS of our state topics: reliable, transient-local, keep last 1.
     qos = Qos(
         Policy.Reliability.Reliable(duration(milliseconds=100)),
@@ -101,15 +111,41 @@ def main() -> int:
         seq=77,
         confirmed=True,
     )
+    big_writer = None
+    big = None
+    if size:
+        big_writer = DataWriter(dp, Topic(dp, "rt/peer/state", GameState, qos=qos), qos=qos)
+        big = GameState(
+            header=Header(stamp=Time(sec=1, nanosec=2), frame_id=""),
+            game_id=0,
+            position=Position(white=0, black=0, kings=0, side_to_move=0, fen="W:W21-32:B1-12"),
+            status=0,
+            robot_color=0,
+            level="",
+            ply=42,
+            last_move=Move(from_square=0, to_square=0, path=[], captured=[], promotes=False, text=""),
+            legal_moves=[],
+            candidates=[],
+            result="",
+            result_reason="",
+            search_depth=0,
+            search_nodes=0,
+            best_move_text="",
+            search_elapsed_s=0.0,
+            message=pattern(size),
+        )
     got_state = False
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         occupancy_writer.write(reading)
+        if big_writer is not None:
+            big_writer.write(big)
         for sample in state_reader.take(N=10):
-            if not got_state:
+            if not got_state and len(sample.message) >= size:
+                intact = "intact" if sample.message == pattern(len(sample.message)) else "CORRUPT"
                 print(
                     f"python got ply {sample.ply} fen {sample.position.fen} "
-                    f"level {sample.level}",
+                    f"level {sample.level} message {len(sample.message)} bytes {intact}",
                     flush=True,
                 )
                 got_state = True

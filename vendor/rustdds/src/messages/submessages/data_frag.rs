@@ -88,7 +88,18 @@ impl DataFrag {
     2 + // fragmentSize
     4 + // sampleSize
     self.inline_qos.as_ref().map(|q| q.len_serialized() ).unwrap_or(0) + // QoS ParameterList
-    self.serialized_payload.len()
+    self.serialized_payload.len() +
+    self.payload_padding()
+  }
+
+  // PATCH(checkers_robot): the serialized payload is padded to a multiple of 4 octets, so that
+  // every DATA_FRAG, the final short one included, keeps the 32-bit alignment of RTPS 2.5
+  // Section 9.4.1 ("each Submessage ... aligned on a 32-bit boundary"). Cyclone DDS 0.10
+  // (rmw_cyclonedds_cpp on Jazzy) rejects a DATA_FRAG whose octetsToNextHeader is not a
+  // multiple of 4 as malformed, so no fragmented sample of ours ever reached it. Cyclone DDS
+  // and Fast DDS pad theirs the same way; readers take only sampleSize bytes in all.
+  fn payload_padding(&self) -> usize {
+    (4 - self.serialized_payload.len() % 4) % 4
   }
 
   /// Spec talks about (expected) total number of fragments.
@@ -305,6 +316,8 @@ impl<C: Context> Writable<C> for DataFrag {
       writer.write_value(&self.inline_qos)?;
     }
     writer.write_bytes(&self.serialized_payload)?;
+    // PATCH(checkers_robot): the padding of `payload_padding`.
+    writer.write_bytes(&[0u8; 3][..self.payload_padding()])?;
     Ok(())
   }
 }
