@@ -1,5 +1,5 @@
 //! The expression node: evaluations and game events in; `/face/expression`, `/voice/say`, the
-//! voice and the head controller out.
+//! voice, the head controller and the neck's joints on `/joint_states` out.
 //!
 //! Parameters: `attitude` (positive|negative), `language` (en|ru), `voice` (an espeak-ng voice;
 //! "" = the language's), `speak` (bool), `speech_rate` (words per minute), `seed`,
@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use checkers_msgs::msg::{Evaluation, FaceExpression, GameEvent as EventMsg, GameState};
+use checkers_msgs::sensor_msgs::msg::JointState;
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use futures::StreamExt;
 pub use ros::NodeError;
@@ -17,6 +18,7 @@ use tokio::time::Instant;
 use crate::emotion::{Attitude, GameEvent};
 use crate::face::{Activity, Face, Frame};
 use crate::phrases::Language;
+use crate::pose::{neck_positions, slew, NECK_JOINTS, NECK_RATE_DEG_S};
 use crate::voice::Voice;
 
 #[derive(Debug, Clone)]
@@ -65,6 +67,9 @@ impl Settings {
         })
     }
 }
+
+/// How often the neck's joints go out on `/joint_states`, for robot_state_publisher and rviz.
+const NECK_PERIOD: Duration = Duration::from_millis(50);
 
 /// How long a blink keeps the eyes closed.
 const BLINK: Duration = Duration::from_millis(150);
@@ -150,6 +155,9 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let evaluations = node.subscription::<Evaluation>("/planner/evaluation", Qos::Events)?;
     let events = node.subscription::<EventMsg>("/game/events", Qos::Events)?;
     let states = node.subscription::<GameState>("/game/state", Qos::State)?;
+    // The head's joints, beside the arm's (the arm node publishes those): hobby servos report no
+    // angle, so this is the commanded pose as the rate-limited servos follow it.
+    let joint_states = node.publisher::<JointState>("/joint_states", Qos::Sensor)?;
     let (mut evaluations, mut events, mut states) =
         (evaluations.stream(), events.stream(), states.stream());
 
@@ -173,6 +181,9 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let mut next_blink = Instant::now() + settings.blink_period;
     let mut blink_ends: Option<Instant> = None;
     let mut shown: Option<Frame> = None;
+    let mut neck = (0.0f32, 0.0f32);
+    let mut neck_tick = tokio::time::interval(NECK_PERIOD);
+    neck_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
 
     tracing::info!(attitude = ?settings.attitude, language = ?settings.language, "expression node running");
     loop {
@@ -198,6 +209,25 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
                 robot_side = s.robot_color;
                 last_status = s.status;
                 face.set_activity(activity(s.status));
+            }
+            _ = neck_tick.tick() => {
+                if let Some(frame) = &shown {
+                    let step = NECK_RATE_DEG_S * NECK_PERIOD.as_secs_f32();
+                    neck = (
+                        slew(neck.0, frame.pose.neck_pan_deg, step),
+                        slew(neck.1, frame.pose.neck_tilt_deg, step),
+                    );
+                }
+                let mut msg = JointState {
+                    name: NECK_JOINTS.iter().map(|s| s.to_string()).collect(),
+                    position: neck_positions(neck.0, neck.1).to_vec(),
+                    ..JointState::default()
+                };
+                msg.header.stamp = node.now();
+                if let Err(e) = joint_states.publish(msg).await {
+                    tracing::debug!("joint_states: {e}");
+                }
+                continue;
             }
             _ = tokio::time::sleep_until(wake) => {
                 let now = Instant::now();

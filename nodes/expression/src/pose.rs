@@ -45,3 +45,23 @@ pub fn pose(emotion: Emotion, intensity: f32, gaze: Gaze) -> Pose {
         },
     }
 }
+
+/// How fast the neck's servos turn (degrees per second): the head controller limits them to it,
+/// so this is where the head is while it moves to a new pose.
+pub const NECK_RATE_DEG_S: f32 = 120.0;
+
+/// One step of at most `max_step` from `current` toward `target`.
+pub fn slew(current: f32, target: f32, max_step: f32) -> f32 {
+    current + (target - current).clamp(-max_step.abs(), max_step.abs())
+}
+
+/// The neck's joints as the URDF names them (`neck_pan`, `neck_tilt`), in radians, from the pose's
+/// degrees: both conventions agree (pan positive to the robot's left, tilt positive looking down).
+pub const NECK_JOINTS: [&str; 2] = ["neck_pan", "neck_tilt"];
+
+pub fn neck_positions(pan_deg: f32, tilt_deg: f32) -> [f64; 2] {
+    [
+        f64::from(pan_deg).to_radians(),
+        f64::from(tilt_deg).to_radians(),
+    ]
+}

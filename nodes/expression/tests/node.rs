@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use checkers_msgs::msg::{Evaluation, FaceExpression, GameEvent, GameState};
+use checkers_msgs::sensor_msgs::msg::JointState;
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use futures::StreamExt;
 use ros::env::{DiscoveryRange, RosEnv};
@@ -190,4 +191,59 @@ async fn frames_reach_the_head_controller_over_the_serial_protocol() {
         "upright while waiting"
     );
     drop(tx);
+}
+
+/// The neck's angle from a `/joint_states` sample of the expression node.
+fn neck_tilt(msg: &JointState) -> Option<f64> {
+    let i = msg.name.iter().position(|n| n == "neck_tilt")?;
+    msg.position.get(i).copied()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_neck_bows_to_the_board_on_joint_states_at_the_servos_rate() {
+    let domain = 190 + (std::process::id() % 40) as u16;
+    let expression = node("expression", domain, &["speak:=false", "seed:=1"]);
+    tokio::spawn(async move {
+        if let Err(e) = expression::node::run(expression).await {
+            panic!("the node stopped: {e}");
+        }
+    });
+    let mut game = node("arbiter", domain, &[]);
+    let state = game
+        .publisher::<GameState>("/game/state", Qos::State)
+        .expect("state publisher");
+    let joints = game
+        .subscription::<JointState>("/joint_states", Qos::Sensor)
+        .expect("joint_states subscription");
+    let mut joints = joints.stream();
+
+    // At rest the head is upright, and both neck joints are there for robot_state_publisher.
+    let first = next(&mut joints, "joint_states").await;
+    assert_eq!(first.name, ["neck_pan", "neck_tilt"]);
+    assert_eq!(first.position, [0.0, 0.0]);
+
+    state
+        .publish(GameState {
+            status: GameState::STATUS_ROBOT_MOVING,
+            ..GameState::default()
+        })
+        .await
+        .expect("publish state");
+    let target = f64::from(expression::pose::BOARD_TILT_DEG).to_radians();
+    let mut seen = Vec::new();
+    while seen.last().is_none_or(|t: &f64| (t - target).abs() > 1e-4) {
+        let msg = next(&mut joints, "joint_states").await;
+        seen.extend(neck_tilt(&msg));
+        assert!(
+            seen.len() < 200,
+            "the neck never reached the board: {seen:?}"
+        );
+    }
+    // On the way, no step is larger than the servos' rate allows in one 50 ms period.
+    let step = f64::from(expression::pose::NECK_RATE_DEG_S * 0.05).to_radians();
+    let moving: Vec<f64> = seen.iter().copied().filter(|t| *t > 0.0).collect();
+    assert!(moving.len() >= 3, "the neck jumped: {seen:?}");
+    for pair in moving.windows(2) {
+        assert!(pair[1] - pair[0] <= step + 1e-6, "{seen:?}");
+    }
 }
