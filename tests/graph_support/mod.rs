@@ -207,7 +207,18 @@ pub const MAX_PLIES: u32 = 160;
 /// when the graph does not answer. Returns the final state.
 pub async fn play_human_to_the_end(
     client: &GraphClient,
+    state: GameState,
+    log: impl Fn() -> String,
+) -> GameState {
+    play_human(client, state, u32::MAX, log).await
+}
+
+/// As [`play_human_to_the_end`], but returns at the human's turn once `plies` have been played
+/// (or at the game's end, if sooner).
+pub async fn play_human(
+    client: &GraphClient,
     mut state: GameState,
+    plies: u32,
     log: impl Fn() -> String,
 ) -> GameState {
     use checkers_msgs::convert::position_from_msg;
@@ -218,7 +229,7 @@ pub async fn play_human_to_the_end(
     let spec: PlannerSpec = "alphabeta:depth=4".parse().expect("planner spec");
     let mut human = spec.build();
     let game_id = state.game_id;
-    while !over(&state) {
+    while !over(&state) && state.ply < plies {
         assert_eq!(
             state.status,
             GameState::STATUS_WAITING_FOR_HUMAN,
