@@ -46,7 +46,11 @@ impl Shared {
     /// Runs `f` on the node (creating an endpoint, reading a name), between two spins.
     pub fn with<R>(&self, f: impl FnOnce(&mut r2r::Node) -> R) -> R {
         self.inner.waiting.fetch_add(1, Ordering::AcqRel);
-        let mut node = self.inner.node.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut node = self
+            .inner
+            .node
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         self.inner.waiting.fetch_sub(1, Ordering::AcqRel);
         f(&mut node)
     }
