@@ -93,8 +93,8 @@ impl DataFrag {
   }
 
   // PATCH(checkers_robot): the serialized payload is padded to a multiple of 4 octets, so that
-  // every DATA_FRAG, the final short one included, keeps the 32-bit alignment of RTPS 2.5
-  // Section 9.4.1 ("each Submessage ... aligned on a 32-bit boundary"). Cyclone DDS 0.10
+  // every DATA_FRAG, the final short one included, keeps the 32-bit alignment of submessages
+  // (RTPS 2.5 Section 9.4.1, the overall structure of a message). Cyclone DDS 0.10
   // (rmw_cyclonedds_cpp on Jazzy) rejects a DATA_FRAG whose octetsToNextHeader is not a
   // multiple of 4 as malformed, so no fragmented sample of ours ever reached it. Cyclone DDS
   // and Fast DDS pad theirs the same way; readers take only sampleSize bytes in all.
