@@ -20,7 +20,8 @@ const PIECE_DIAMETER: f64 = 0.016;
 /// The belief's disc under a man and under a king, as a multiple of a piece's diameter.
 const MAN_DISC: f64 = 1.15;
 const KING_DISC: f64 = 1.3;
-/// How thick the discs are, metres: thin enough to lie under the marks of the last move.
+/// How thick the discs are, metres: a piece stands on its disc, and the last move's green mark
+/// (as thin, on the square) shows at the corners around it.
 const DISC_HEIGHT: f64 = 0.0006;
 /// Marks drawn flat on a square.
 const MARK_SIZE: f64 = 0.017;
