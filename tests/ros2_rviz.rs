@@ -121,7 +121,7 @@ async fn ros2_launch_shows_the_whole_robot_in_rviz() {
     // The TF tree sampled while the robot plays its replies, the arm moving.
     let urdf = prefix.join("share/checkers_robot/urdf/checkers_robot.urdf");
     let probe_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ros2/tf_probe.py");
-    let probe = ros_shell(
+    let mut probe = ros_shell(
         &viz_rmw(),
         &ros,
         &prefix,
@@ -137,7 +137,6 @@ async fn ros2_launch_shows_the_whole_robot_in_rviz() {
     .stderr(Stdio::piped())
     .spawn()
     .expect("the tf probe starts");
-    let mut probe = probe;
     let mut state = first;
     while !graph_support::over(&state) && matches!(probe.try_wait(), Ok(None)) {
         state = play_human(&client, state.clone(), state.ply + 2, || tail(&log)).await;

@@ -403,13 +403,28 @@ fn ros2_param_lists_gets_describes_and_sets() {
     let _one = one_at_a_time();
     let d = domain(7);
     let _server = probe(d, "serve", &["mask:=4660"]);
-    let list = ros.run(d, 40, "ros2 param list --no-daemon /ros_probe");
+    // Each `ros2 param` is a new process that looks for our node for `--spin-time` (0.5 s by
+    // default): over Fast DDS on a loaded two-core machine that was sometimes too short
+    // ("Node not found").
+    let list = ros.run(
+        d,
+        40,
+        "ros2 param list --no-daemon --spin-time 3 /ros_probe",
+    );
     let names = assert_ran(&list, "ros2 param list");
     assert!(names.contains("mask"), "{names}");
     assert!(names.contains("use_sim_time"), "{names}");
-    let get = ros.run(d, 40, "ros2 param get --no-daemon /ros_probe mask");
+    let get = ros.run(
+        d,
+        40,
+        "ros2 param get --no-daemon --spin-time 3 /ros_probe mask",
+    );
     assert!(assert_ran(&get, "ros2 param get").contains("Integer value is: 4660"));
-    let describe = ros.run(d, 40, "ros2 param describe --no-daemon /ros_probe mask");
+    let describe = ros.run(
+        d,
+        40,
+        "ros2 param describe --no-daemon --spin-time 3 /ros_probe mask",
+    );
     let described = assert_ran(&describe, "ros2 param describe");
     assert!(described.contains("Type: integer"), "{described}");
     assert!(
@@ -421,13 +436,17 @@ fn ros2_param_lists_gets_describes_and_sets() {
         assert!(described.contains("Read only: true"), "{described}");
     }
     // Our parameters are read at start: a set is refused with the reason.
-    let refused = ros.run(d, 40, "ros2 param set --no-daemon /ros_probe mask 1");
+    let refused = ros.run(
+        d,
+        40,
+        "ros2 param set --no-daemon --spin-time 3 /ros_probe mask 1",
+    );
     let refused = text(&refused.stdout) + &text(&refused.stderr);
     assert!(refused.contains("read-only"), "{refused}");
     let set = ros.run(
         d,
         40,
-        "ros2 param set --no-daemon /ros_probe use_sim_time true",
+        "ros2 param set --no-daemon --spin-time 3 /ros_probe use_sim_time true",
     );
     // The default backend follows /clock as soon as use_sim_time is set; the r2r backend only
     // at start, so there it is read-only like the others.
