@@ -57,8 +57,8 @@ impl ControllerKind {
     }
 }
 
-impl std::fmt::Display for ControllerKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Display for ControllerKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
             Self::Host => "host",
             Self::Field => "field",
@@ -86,24 +86,33 @@ impl FirmwareId {
     }
 
     /// The text up to the first zero, with anything that is not printable ASCII shown as '?'.
+    pub fn chars(&self) -> impl Iterator<Item = char> + '_ {
+        self.0.iter().take_while(|&&b| b != 0).map(|&b| {
+            if b.is_ascii_graphic() || b == b' ' {
+                char::from(b)
+            } else {
+                '?'
+            }
+        })
+    }
+
+    /// [`FirmwareId::chars`] as a string.
+    #[cfg(feature = "std")]
     pub fn text(&self) -> String {
-        self.0
-            .iter()
-            .take_while(|&&b| b != 0)
-            .map(|&b| {
-                if b.is_ascii_graphic() || b == b' ' {
-                    char::from(b)
-                } else {
-                    '?'
-                }
-            })
-            .collect()
+        self.chars().collect()
     }
 }
 
-impl std::fmt::Debug for FirmwareId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "FirmwareId({:?})", self.text())
+impl core::fmt::Display for FirmwareId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        use core::fmt::Write;
+        self.chars().try_for_each(|c| f.write_char(c))
+    }
+}
+
+impl core::fmt::Debug for FirmwareId {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "FirmwareId(\"{self}\")")
     }
 }
 

@@ -1,7 +1,11 @@
 //! Timing and sizing of a link. The defaults suit 115200 baud, where the longest frame takes
 //! about 6 ms on the line; `docs/serial-protocol.md` gives the same numbers to firmware.
 
-use std::time::Duration;
+use core::time::Duration;
+
+/// The most reliable messages a link can hold behind the one in flight: the buffer a link
+/// reserves (in RAM, without a heap). The default queue uses all of it.
+pub const MAX_QUEUE: usize = 32;
 
 /// Timing and sizing of a [`crate::Link`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,11 +23,12 @@ pub struct LinkConfig {
     pub keepalive_interval: Duration,
     /// A session ends when nothing valid has been heard from the peer for this long.
     pub peer_timeout: Duration,
-    /// Reliable messages waiting behind the one in flight; more are refused with
-    /// [`crate::SendError::QueueFull`].
+    /// Reliable messages waiting behind the one in flight, at most [`MAX_QUEUE`]; more are
+    /// refused with [`crate::SendError::QueueFull`].
     pub max_queue: usize,
-    /// Seed for the handshake nonces; `None` draws one from the process's random state. Tests
-    /// set it to make runs repeatable.
+    /// Seed for the handshake nonces; `None` draws one from the process's random state (with
+    /// `std`; a controller should pass something that differs between power-ups, such as a
+    /// timer read after the first byte arrives). Tests set it to make runs repeatable.
     pub nonce_seed: Option<u64>,
 }
 
@@ -36,7 +41,7 @@ impl Default for LinkConfig {
             incompatible_retry: Duration::from_secs(2),
             keepalive_interval: Duration::from_millis(250),
             peer_timeout: Duration::from_secs(1),
-            max_queue: 32,
+            max_queue: MAX_QUEUE,
             nonce_seed: None,
         }
     }

@@ -6,6 +6,9 @@ use crate::common::{ControllerKind, FirmwareId, NackReason};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MessageId(pub u64);
 
+/// The messages a session took down with it: the one in flight and the queue behind it.
+pub type Lost = heapless::Vec<MessageId, { crate::config::MAX_QUEUE + 1 }>;
+
 /// Who is at the other end of a session.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PeerInfo {
@@ -62,7 +65,7 @@ pub enum Event<Rx> {
         /// Why.
         reason: DisconnectReason,
         /// Messages that may or may not have arrived.
-        lost: Vec<MessageId>,
+        lost: Lost,
     },
     /// A controller answered the handshake but cannot be used; the host tries again later.
     HandshakeFailed(HandshakeError),
@@ -115,6 +118,10 @@ pub struct Stats {
     pub duplicates: u64,
     /// Reliable frames sent again.
     pub retransmits: u64,
+    /// Events dropped because the owner did not poll them in time.
+    pub events_dropped: u64,
+    /// Frames not sent because the owner did not take the bytes in time.
+    pub transmit_overflows: u64,
     /// The last round trip of a keepalive `Ping`.
-    pub last_rtt: Option<std::time::Duration>,
+    pub last_rtt: Option<core::time::Duration>,
 }

@@ -8,6 +8,11 @@
 use crate::crc::crc16;
 use crate::header::{Header, HEADER_LEN};
 
+/// A payload, in a buffer of the largest size a frame allows.
+pub type Payload = heapless::Vec<u8, MAX_PAYLOAD_LEN>;
+/// One encoded frame with its delimiter, as it goes on the line.
+pub type EncodedFrame = heapless::Vec<u8, { MAX_ENCODED_LEN + 1 }>;
+
 /// The most payload bytes a frame can carry.
 pub const MAX_PAYLOAD_LEN: usize = 64;
 /// Length of the CRC trailer.
@@ -27,8 +32,8 @@ pub const DELIMITER: u8 = 0x00;
 pub struct RawFrame {
     /// The header.
     pub header: Header,
-    /// The payload, at most [`MAX_PAYLOAD_LEN`] bytes.
-    pub payload: Vec<u8>,
+    /// The payload.
+    pub payload: Payload,
 }
 
 /// Why a frame was not accepted.
@@ -57,22 +62,22 @@ pub enum FrameError {
 }
 
 /// Encodes one frame, delimiter included, ready to be written to the line.
-pub fn encode_frame(header: &Header, payload: &[u8]) -> Result<Vec<u8>, FrameError> {
+pub fn encode_frame(header: &Header, payload: &[u8]) -> Result<EncodedFrame, FrameError> {
     if payload.len() > MAX_PAYLOAD_LEN {
         return Err(FrameError::PayloadTooLong(payload.len()));
     }
-    let mut raw = Vec::with_capacity(HEADER_LEN + payload.len() + CRC_LEN);
-    raw.extend_from_slice(&header.to_bytes());
-    raw.extend_from_slice(payload);
-    let crc = crc16(&raw);
-    raw.extend_from_slice(&crc.to_le_bytes());
-    let mut out = vec![0; cobs::max_encoding_length(raw.len()) + 1];
-    // The buffer is sized by the crate's own bound, so this cannot fail; the error path is kept
-    // rather than trusting that with a panic.
-    let n = cobs::try_encode(&raw, &mut out).map_err(|_| FrameError::Cobs)?;
-    out.truncate(n);
-    out.push(DELIMITER);
-    Ok(out)
+    let mut raw = [0u8; MAX_RAW_LEN];
+    let body = HEADER_LEN + payload.len();
+    raw[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+    raw[HEADER_LEN..body].copy_from_slice(payload);
+    let crc = crc16(&raw[..body]);
+    raw[body..body + CRC_LEN].copy_from_slice(&crc.to_le_bytes());
+    let mut out = [0u8; MAX_ENCODED_LEN + 1];
+    // The buffers are sized by the crate's own bound, so these cannot fail; the error paths are
+    // kept rather than trusting that with a panic.
+    let n = cobs::try_encode(&raw[..body + CRC_LEN], &mut out).map_err(|_| FrameError::Cobs)?;
+    out[n] = DELIMITER;
+    EncodedFrame::from_slice(&out[..=n]).map_err(|_| FrameError::Cobs)
 }
 
 /// Decodes the bytes between two delimiters (the delimiter itself excluded).
@@ -102,7 +107,7 @@ pub fn decode_frame(encoded: &[u8]) -> Result<RawFrame, FrameError> {
     h.copy_from_slice(head);
     Ok(RawFrame {
         header: Header::from_bytes(h),
-        payload: payload.to_vec(),
+        payload: Payload::from_slice(payload).map_err(|_| FrameError::PayloadTooLong(payload.len()))?,
     })
 }
 
@@ -113,7 +118,7 @@ pub fn decode_frame(encoded: &[u8]) -> Result<RawFrame, FrameError> {
 /// receiver may have collected.
 #[derive(Debug)]
 pub struct FrameDecoder {
-    buf: Vec<u8>,
+    buf: heapless::Vec<u8, MAX_ENCODED_LEN>,
     discarding: bool,
 }
 
@@ -127,7 +132,7 @@ impl FrameDecoder {
     /// A decoder waiting for the first delimiter-terminated frame.
     pub fn new() -> Self {
         Self {
-            buf: Vec::with_capacity(MAX_ENCODED_LEN),
+            buf: heapless::Vec::new(),
             discarding: false,
         }
     }
@@ -149,16 +154,15 @@ impl FrameDecoder {
         if self.discarding {
             return None;
         }
-        if self.buf.len() == MAX_ENCODED_LEN {
+        if self.buf.push(byte).is_err() {
             self.buf.clear();
             self.discarding = true;
-            return None;
         }
-        self.buf.push(byte);
         None
     }
 
     /// Takes a run of bytes; returns every frame (or error) they complete, in order.
+    #[cfg(feature = "std")]
     pub fn push_slice(&mut self, bytes: &[u8]) -> Vec<Result<RawFrame, FrameError>> {
         bytes.iter().filter_map(|&b| self.push(b)).collect()
     }
@@ -209,7 +213,8 @@ mod tests {
             prop_assert!(bytes.len() <= MAX_ENCODED_LEN + 1);
             let mut dec = FrameDecoder::new();
             let frames = dec.push_slice(&bytes);
-            prop_assert_eq!(frames, vec![Ok(RawFrame { header: h, payload: p })]);
+            let payload = Payload::from_slice(&p).map_err(|_| TestCaseError::fail("payload too long"))?;
+            prop_assert_eq!(frames, vec![Ok(RawFrame { header: h, payload })]);
         }
 
         #[test]
@@ -259,7 +264,8 @@ mod tests {
             // A leading delimiter ends whatever the garbage left half-done.
             let _ = dec.push(DELIMITER);
             let frames = dec.push_slice(&frame);
-            prop_assert_eq!(frames, vec![Ok(RawFrame { header: h, payload: p })]);
+            let payload = Payload::from_slice(&p).map_err(|_| TestCaseError::fail("payload too long"))?;
+            prop_assert_eq!(frames, vec![Ok(RawFrame { header: h, payload })]);
         }
     }
 
@@ -297,7 +303,7 @@ mod tests {
             got,
             vec![Ok(RawFrame {
                 header: h,
-                payload: vec![1, 2, 3]
+                payload: Payload::from_slice(&[1, 2, 3]).expect("fits")
             })]
         );
     }

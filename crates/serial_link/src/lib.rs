@@ -6,6 +6,11 @@
 //! retransmission. `docs/serial-protocol.md` is the same protocol written for firmware authors.
 //! With the `tokio` feature, [`transport`] runs a link over any async byte stream; with `port`
 //! (Unix), `port` opens serial devices and pseudo-terminals as such streams.
+//!
+//! Without the default `std` feature the crate is `no_std` and allocates nothing: every buffer
+//! is a `heapless` one of the size the protocol gives, and time is [`Micros`]. The controllers'
+//! firmware (`firmware/core`) runs this very code.
+#![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 
 pub mod arm;
@@ -18,33 +23,41 @@ pub mod frame;
 pub mod head;
 pub mod header;
 mod link;
+mod log;
 #[cfg(all(feature = "port", unix))]
 pub mod port;
 #[cfg(feature = "tokio")]
 pub mod transport;
 pub mod units;
+pub mod time;
 pub mod wire;
 
 pub use arm::{ArmCommand, ArmReport};
 pub use common::{ControllerKind, FirmwareId, NackReason};
-pub use config::LinkConfig;
-pub use event::{DisconnectReason, Event, HandshakeError, MessageId, PeerInfo, SendError, Stats};
+pub use config::{LinkConfig, MAX_QUEUE};
+pub use event::{
+    DisconnectReason, Event, HandshakeError, Lost, MessageId, PeerInfo, SendError, Stats,
+};
 pub use field::{FieldCommand, FieldReport};
 pub use head::{HeadCommand, HeadReport};
 pub use header::PROTOCOL_VERSION;
-pub use link::Link;
+pub use link::{Link, Transmit, MAX_EVENTS, TRANSMIT_FRAMES, TRANSMIT_LEN};
+pub use time::{Micros, Timestamp};
 pub use units::{CentiDeg, ServoAngle};
 pub use wire::{DecodeError, Message};
 
 /// The board sensor node's end of the field link.
-pub type FieldHost = Link<FieldCommand, FieldReport>;
-/// The field controller's end (the simulator's, or a test's).
-pub type FieldController = Link<FieldReport, FieldCommand>;
+#[cfg(feature = "std")]
+pub type FieldHost = Link<FieldCommand, FieldReport, std::time::Instant>;
+/// The field controller's end (the firmware's, or a test's).
+pub type FieldController<T> = Link<FieldReport, FieldCommand, T>;
 /// The arm node's end of the arm link.
-pub type ArmHost = Link<ArmCommand, ArmReport>;
+#[cfg(feature = "std")]
+pub type ArmHost = Link<ArmCommand, ArmReport, std::time::Instant>;
 /// The arm controller's end.
-pub type ArmController = Link<ArmReport, ArmCommand>;
+pub type ArmController<T> = Link<ArmReport, ArmCommand, T>;
 /// The expression node's end of the head link.
-pub type HeadHost = Link<HeadCommand, HeadReport>;
+#[cfg(feature = "std")]
+pub type HeadHost = Link<HeadCommand, HeadReport, std::time::Instant>;
 /// The head controller's end.
-pub type HeadController = Link<HeadReport, HeadCommand>;
+pub type HeadController<T> = Link<HeadReport, HeadCommand, T>;

@@ -11,23 +11,38 @@
 //! reorder, so one outstanding frame and a duplicate check against the last accepted sequence
 //! number are enough, and a controller's firmware needs nothing more.
 
-use std::collections::VecDeque;
-use std::hash::BuildHasher;
-use std::time::Instant;
+// Without `std` the log lines vanish, and what they alone read goes unused.
+#![cfg_attr(not(feature = "std"), allow(unused_variables))]
 
-use tracing::{debug, info, trace, warn};
+use heapless::Deque;
 
 use crate::common::{
     Common, ControllerKind, FirmwareId, Hello, HelloAck, NackReason, HELLO, HELLO_ACK,
     LAST_COMMON_TYPE,
 };
-use crate::config::LinkConfig;
+use crate::config::{LinkConfig, MAX_QUEUE};
 use crate::event::{
-    DisconnectReason, Event, HandshakeError, MessageId, PeerInfo, SendError, Stats,
+    DisconnectReason, Event, HandshakeError, Lost, MessageId, PeerInfo, SendError, Stats,
 };
-use crate::frame::{encode_frame, FrameDecoder, FrameError, RawFrame, DELIMITER, MAX_PAYLOAD_LEN};
+use crate::frame::{
+    encode_frame, FrameDecoder, FrameError, Payload, RawFrame, DELIMITER, MAX_ENCODED_LEN,
+};
 use crate::header::{Header, PROTOCOL_VERSION};
+use crate::log::{debug, info, trace, warn};
+use crate::time::Timestamp;
 use crate::wire::{DecodeError, Message};
+
+/// Frames a link can hold for the line between two [`Link::take_transmit`]s: a reply to each
+/// of several frames read at once, a retransmission, an acknowledgement. More are dropped and
+/// counted; the peer's retransmission makes good a reliable one.
+pub const TRANSMIT_FRAMES: usize = 8;
+/// Bytes of [`TRANSMIT_FRAMES`] frames, each with its leading and trailing delimiter.
+pub const TRANSMIT_LEN: usize = TRANSMIT_FRAMES * (MAX_ENCODED_LEN + 2);
+/// Events a link holds until [`Link::poll_event`] takes them; more are dropped and counted.
+pub const MAX_EVENTS: usize = 16;
+
+/// The bytes [`Link::take_transmit`] hands over.
+pub type Transmit = heapless::Vec<u8, TRANSMIT_LEN>;
 
 #[derive(Debug, Clone, Copy)]
 enum Role {
@@ -41,7 +56,7 @@ enum Role {
 }
 
 #[derive(Debug, Clone, Copy)]
-enum State {
+enum State<Instant> {
     /// No session. A host repeats `Hello` from `next_hello` on; a controller waits for one.
     Down {
         nonce: u16,
@@ -54,41 +69,42 @@ enum State {
 }
 
 #[derive(Debug)]
-struct InFlight {
+struct InFlight<Instant> {
     id: MessageId,
     seq: u8,
     msg_type: u8,
-    payload: Vec<u8>,
+    payload: Payload,
     sent_at: Instant,
     retries: u8,
 }
 
 /// One end of a serial link: `Tx` is the set of messages this end sends, `Rx` what it receives.
 /// A host's link to the arm is a `Link<ArmCommand, ArmReport>`, the arm's own end a
-/// `Link<ArmReport, ArmCommand>`; the aliases in the crate root name all six.
+/// `Link<ArmReport, ArmCommand, _>`; the aliases in the crate root name all six. `Instant` is
+/// the clock: `std::time::Instant` on a computer, [`crate::Micros`] on a controller.
 #[derive(Debug)]
-pub struct Link<Tx, Rx> {
+pub struct Link<Tx, Rx, Instant> {
     role: Role,
     config: LinkConfig,
     decoder: FrameDecoder,
-    state: State,
+    state: State<Instant>,
     rng: u64,
     next_id: u64,
     tx_seq: u8,
-    in_flight: Option<InFlight>,
-    queue: VecDeque<(MessageId, Tx)>,
+    in_flight: Option<InFlight<Instant>>,
+    queue: Deque<(MessageId, Tx), MAX_QUEUE>,
     last_rx_seq: Option<u8>,
     ack_owed: bool,
     last_heard: Instant,
     last_sent: Instant,
     ping: Option<(u32, Instant)>,
     last_ping_at: Option<Instant>,
-    out: Vec<u8>,
-    events: VecDeque<Event<Rx>>,
+    out: Transmit,
+    events: Deque<Event<Rx>, MAX_EVENTS>,
     stats: Stats,
 }
 
-impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
+impl<Tx: Message, Rx: Message, Instant: Timestamp> Link<Tx, Rx, Instant> {
     /// The host's end of the link to a controller of kind `expect` ([`ControllerKind::Host`]
     /// accepts any). It starts the handshake at the first [`Link::handle_timeout`].
     pub fn host(expect: ControllerKind, config: LinkConfig, now: Instant) -> Self {
@@ -106,9 +122,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
     }
 
     fn new(role: Role, config: LinkConfig, now: Instant) -> Self {
-        let seed = config
-            .nonce_seed
-            .unwrap_or_else(|| std::collections::hash_map::RandomState::new().hash_one(0u8));
+        let seed = config.nonce_seed.unwrap_or_else(random_seed);
         let mut link = Self {
             role,
             config,
@@ -122,15 +136,15 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             next_id: 0,
             tx_seq: 0,
             in_flight: None,
-            queue: VecDeque::new(),
+            queue: Deque::new(),
             last_rx_seq: None,
             ack_owed: false,
             last_heard: now,
             last_sent: now,
             ping: None,
             last_ping_at: None,
-            out: Vec::new(),
-            events: VecDeque::new(),
+            out: Transmit::new(),
+            events: Deque::new(),
             stats: Stats::default(),
         };
         let nonce = link.fresh_nonce(None);
@@ -169,12 +183,14 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
     /// [`Event::Rejected`] or in [`Event::Disconnected`]'s `lost`.
     pub fn send(&mut self, msg: Tx, now: Instant) -> Result<MessageId, SendError> {
         self.check_sendable(&msg)?;
-        if self.queue.len() >= self.config.max_queue {
+        if self.queue.len() >= self.config.max_queue.min(MAX_QUEUE) {
             return Err(SendError::QueueFull);
         }
         let id = MessageId(self.next_id);
+        if self.queue.push_back((id, msg)).is_err() {
+            return Err(SendError::QueueFull);
+        }
         self.next_id += 1;
-        self.queue.push_back((id, msg));
         self.flush(now);
         Ok(id)
     }
@@ -182,23 +198,22 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
     /// Sends a message once, without acknowledgement: for periodic reports where the next one
     /// replaces a lost one.
     pub fn send_unreliable(&mut self, msg: Tx, now: Instant) -> Result<(), SendError> {
-        self.check_sendable(&msg)?;
-        self.emit(false, 0, msg.msg_type(), &msg.payload(), now);
+        let payload = self.check_sendable(&msg)?;
+        self.emit(false, 0, msg.msg_type(), &payload, now);
         Ok(())
     }
 
-    fn check_sendable(&self, msg: &Tx) -> Result<(), SendError> {
+    fn check_sendable(&self, msg: &Tx) -> Result<Payload, SendError> {
         if !self.is_connected() {
             return Err(SendError::NotConnected);
         }
         if msg.msg_type() <= LAST_COMMON_TYPE {
             return Err(SendError::ReservedType(msg.msg_type()));
         }
-        let len = msg.payload().len();
-        if len > MAX_PAYLOAD_LEN {
-            return Err(SendError::PayloadTooLong(len));
-        }
-        Ok(())
+        msg.payload().map_err(|e| match e {
+            FrameError::PayloadTooLong(len) => SendError::PayloadTooLong(len),
+            _ => SendError::PayloadTooLong(0),
+        })
     }
 
     /// Takes bytes read from the line, in pieces of any size.
@@ -221,8 +236,8 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
     }
 
     /// The bytes to write to the line now; the link forgets them.
-    pub fn take_transmit(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.out)
+    pub fn take_transmit(&mut self) -> Transmit {
+        core::mem::take(&mut self.out)
     }
 
     /// The next event, oldest first.
@@ -239,9 +254,9 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
                 Role::Controller { .. } => None,
             },
             State::Up { .. } => {
-                let mut t = self.last_heard + self.config.peer_timeout;
+                let mut t = self.last_heard.after(self.config.peer_timeout);
                 if let Some(f) = &self.in_flight {
-                    t = t.min(f.sent_at + self.config.ack_timeout);
+                    t = t.min(f.sent_at.after(self.config.ack_timeout));
                 }
                 if let Some(p) = self.next_ping() {
                     t = t.min(p);
@@ -268,7 +283,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
                 self.emit_common(&hello, now);
                 self.state = State::Down {
                     nonce,
-                    next_hello: now + self.config.hello_interval,
+                    next_hello: now.after(self.config.hello_interval),
                 };
             }
         }
@@ -276,12 +291,12 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
     }
 
     fn tick_session(&mut self, now: Instant) {
-        if now >= self.last_heard + self.config.peer_timeout {
+        if now >= self.last_heard.after(self.config.peer_timeout) {
             self.go_down(DisconnectReason::PeerSilent, now);
             return;
         }
         if let Some(f) = &self.in_flight {
-            if now >= f.sent_at + self.config.ack_timeout {
+            if now >= f.sent_at.after(self.config.ack_timeout) {
                 if f.retries >= self.config.max_retries {
                     self.go_down(DisconnectReason::NoAck, now);
                     return;
@@ -312,9 +327,9 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             return None;
         };
         let ka = self.config.keepalive_interval;
-        let quiet = self.last_sent.min(self.last_heard) + ka;
+        let quiet = self.last_sent.min(self.last_heard).after(ka);
         Some(match self.last_ping_at {
-            Some(p) => quiet.max(p + ka),
+            Some(p) => quiet.max(p.after(ka)),
             None => quiet,
         })
     }
@@ -391,14 +406,14 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             self.last_rx_seq = Some(h.seq);
         }
         match msg {
-            Incoming::App(m) => self.events.push_back(Event::Received(m)),
+            Incoming::App(m) => self.push_event(Event::Received(m)),
             Incoming::Common(Common::Ping { nonce }) => {
                 self.emit_common(&Common::Pong { nonce }, now);
             }
             Incoming::Common(Common::Pong { nonce }) => {
                 if let Some((n, at)) = self.ping {
                     if n == nonce {
-                        self.stats.last_rtt = Some(now.saturating_duration_since(at));
+                        self.stats.last_rtt = Some(now.since(at));
                         self.ping = None;
                     }
                 }
@@ -412,7 +427,8 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
         if let Some(f) = &self.in_flight {
             if f.seq == ack {
                 trace!(seq = ack, "acknowledged");
-                self.events.push_back(Event::Delivered(f.id));
+                let id = f.id;
+                self.push_event(Event::Delivered(id));
                 self.in_flight = None;
             }
         }
@@ -426,7 +442,8 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
         if let Some(f) = &self.in_flight {
             if f.seq == seq {
                 warn!(seq, ?reason, "message refused by the peer");
-                self.events.push_back(Event::Rejected { id: f.id, reason });
+                let id = f.id;
+                self.push_event(Event::Rejected { id, reason });
                 self.in_flight = None;
             }
         }
@@ -486,10 +503,10 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
         };
         if let Some(e) = failure {
             warn!(error = %e, "handshake failed");
-            self.events.push_back(Event::HandshakeFailed(e));
+            self.push_event(Event::HandshakeFailed(e));
             self.state = State::Down {
                 nonce,
-                next_hello: now + self.config.incompatible_retry,
+                next_hello: now.after(self.config.incompatible_retry),
             };
             return;
         }
@@ -502,7 +519,7 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
     }
 
     fn start_session(&mut self, nonce: u16, peer: PeerInfo, now: Instant) {
-        info!(kind = %peer.kind, firmware = %peer.firmware.text(), "session up");
+        info!(kind = %peer.kind, firmware = %peer.firmware, "session up");
         self.state = State::Up { nonce, peer };
         self.tx_seq = 0;
         self.last_rx_seq = None;
@@ -511,22 +528,20 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
         self.last_heard = now;
         self.ping = None;
         self.last_ping_at = None;
-        self.events.push_back(Event::Connected(peer));
+        self.push_event(Event::Connected(peer));
     }
 
     fn go_down(&mut self, reason: DisconnectReason, now: Instant) {
         let State::Up { nonce, .. } = self.state else {
             return;
         };
-        let lost: Vec<MessageId> = self
-            .in_flight
-            .take()
-            .map(|f| f.id)
-            .into_iter()
-            .chain(self.queue.drain(..).map(|(id, _)| id))
-            .collect();
+        let mut lost = Lost::new();
+        // `Lost` holds the whole queue and the frame in flight, so nothing is left out.
+        let in_flight = self.in_flight.take().map(|f| f.id);
+        let queued = core::iter::from_fn(|| self.queue.pop_front().map(|(id, _)| id));
+        lost.extend(in_flight.into_iter().chain(queued));
         warn!(%reason, lost = lost.len(), "session down");
-        self.events.push_back(Event::Disconnected { reason, lost });
+        self.push_event(Event::Disconnected { reason, lost });
         let nonce = self.fresh_nonce(Some(nonce));
         self.state = State::Down {
             nonce,
@@ -544,7 +559,8 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             if let Some((id, msg)) = self.queue.pop_front() {
                 let seq = self.tx_seq;
                 self.tx_seq = self.tx_seq.wrapping_add(1);
-                let payload = msg.payload();
+                // `send` checked that it encodes.
+                let payload = msg.payload().unwrap_or_default();
                 self.emit(true, seq, msg.msg_type(), &payload, now);
                 self.in_flight = Some(InFlight {
                     id,
@@ -562,7 +578,17 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
     }
 
     fn emit_common(&mut self, msg: &Common, now: Instant) {
-        self.emit(false, 0, msg.msg_type(), &msg.payload(), now);
+        match msg.payload() {
+            Ok(payload) => self.emit(false, 0, msg.msg_type(), &payload, now),
+            Err(e) => warn!(error = %e, "link message not sent"),
+        }
+    }
+
+    fn push_event(&mut self, event: Event<Rx>) {
+        if self.events.push_back(event).is_err() {
+            self.stats.events_dropped += 1;
+            warn!("event dropped: the owner is not polling");
+        }
     }
 
     /// Writes one frame. Every frame of a session carries the latest acknowledgement, so a lost
@@ -584,8 +610,14 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
         };
         match encode_frame(&header, payload) {
             Ok(bytes) => {
-                self.out.push(DELIMITER);
-                self.out.extend_from_slice(&bytes);
+                if self.out.len() + 1 + bytes.len() > TRANSMIT_LEN {
+                    self.stats.transmit_overflows += 1;
+                    debug!(msg_type, "frame not sent: transmit buffer full");
+                    return;
+                }
+                // Fits: checked just above.
+                let _ = self.out.push(DELIMITER);
+                let _ = self.out.extend_from_slice(&bytes);
                 self.stats.frames_out += 1;
                 self.last_sent = now;
                 if ack.is_some() {
@@ -614,6 +646,18 @@ impl<Tx: Message, Rx: Message> Link<Tx, Rx> {
             }
         }
     }
+}
+
+#[cfg(feature = "std")]
+fn random_seed() -> u64 {
+    use std::hash::BuildHasher;
+    std::collections::hash_map::RandomState::new().hash_one(0u8)
+}
+
+/// Without `std` there is no entropy here; a controller seeds from its own (`nonce_seed`).
+#[cfg(not(feature = "std"))]
+fn random_seed() -> u64 {
+    0x9E37_79B9_7F4A_7C15
 }
 
 enum Incoming<Rx> {

@@ -86,7 +86,7 @@ pub struct LinkHandle<Tx, Rx> {
 }
 
 /// Spawns a task that runs `link` over `io`.
-pub fn spawn<IO, Tx, Rx>(io: IO, link: Link<Tx, Rx>) -> LinkHandle<Tx, Rx>
+pub fn spawn<IO, Tx, Rx>(io: IO, link: Link<Tx, Rx, Instant>) -> LinkHandle<Tx, Rx>
 where
     IO: AsyncRead + AsyncWrite + Send + Unpin + 'static,
     Tx: Message + Send + 'static,
@@ -109,7 +109,7 @@ fn now() -> Instant {
 
 async fn run<IO, Tx, Rx>(
     io: IO,
-    mut link: Link<Tx, Rx>,
+    mut link: Link<Tx, Rx, Instant>,
     mut commands: mpsc::Receiver<Command<Tx>>,
     events: mpsc::Sender<Event<Rx>>,
 ) -> Result<(), TransportError>

@@ -4,6 +4,16 @@
 //! the steppers and hobby servos on this robot can resolve. The ROS side works in radians, so
 //! conversions live here, once.
 
+/// Rounds half away from zero, as `f64::round`, which `core` lacks.
+fn round(x: f64) -> f64 {
+    // Truncation by `as` happens at the call; NaN stays NaN and becomes 0 there.
+    if x >= 0.0 {
+        x + 0.5
+    } else {
+        x - 0.5
+    }
+}
+
 /// An arm joint angle or speed in hundredths of a degree (i32 on the wire).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct CentiDeg(pub i32);
@@ -12,12 +22,12 @@ impl CentiDeg {
     /// The nearest value to `rad` radians, saturating at the ends of the range.
     pub fn from_radians(rad: f64) -> Self {
         // `as` from f64 saturates and maps NaN to 0, which is what a wire value needs.
-        Self((rad.to_degrees() * 100.0).round() as i32)
+        Self(round(rad.to_degrees() * 100.0) as i32)
     }
 
     /// The nearest value to `deg` degrees, saturating.
     pub fn from_degrees(deg: f64) -> Self {
-        Self((deg * 100.0).round() as i32)
+        Self(round(deg * 100.0) as i32)
     }
 
     /// The angle in radians.
@@ -38,12 +48,12 @@ pub struct ServoAngle(pub i16);
 impl ServoAngle {
     /// The nearest value to `rad` radians, saturating.
     pub fn from_radians(rad: f64) -> Self {
-        Self((rad.to_degrees() * 100.0).round() as i16)
+        Self(round(rad.to_degrees() * 100.0) as i16)
     }
 
     /// The nearest value to `deg` degrees, saturating.
     pub fn from_degrees(deg: f64) -> Self {
-        Self((deg * 100.0).round() as i16)
+        Self(round(deg * 100.0) as i16)
     }
 
     /// The angle in radians.

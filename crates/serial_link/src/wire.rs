@@ -2,6 +2,8 @@
 //! implements. Layouts are written out by hand, field by field, so the byte layout in
 //! `docs/serial-protocol.md` is exactly what the code does.
 
+use crate::frame::{FrameError, Payload, MAX_PAYLOAD_LEN};
+
 /// Why a payload could not be read as a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeError {
@@ -127,18 +129,25 @@ impl<'a> Reader<'a> {
 /// Appends little-endian fields to a payload.
 #[derive(Debug)]
 pub struct Writer<'a> {
-    out: &'a mut Vec<u8>,
+    out: &'a mut Payload,
+    /// How long the payload would be, had it fitted.
+    wanted: usize,
 }
 
 impl<'a> Writer<'a> {
     /// A writer appending to `out`.
-    pub fn new(out: &'a mut Vec<u8>) -> Self {
-        Self { out }
+    pub fn new(out: &'a mut Payload) -> Self {
+        let wanted = out.len();
+        Self { out, wanted }
     }
 
-    /// Raw bytes.
+    /// Raw bytes. What does not fit in a frame is dropped and counted: [`Message::payload`]
+    /// turns that into an error.
     pub fn bytes(&mut self, b: &[u8]) -> &mut Self {
-        self.out.extend_from_slice(b);
+        self.wanted += b.len();
+        if self.out.extend_from_slice(b).is_err() {
+            self.out.clear();
+        }
         self
     }
 
@@ -177,7 +186,7 @@ impl<'a> Writer<'a> {
 ///
 /// Type codes 0x00..=0x0F belong to the link itself ([`crate::common::Common`]); a message set's
 /// codes must lie outside that range.
-pub trait Message: Sized + Clone + std::fmt::Debug + PartialEq {
+pub trait Message: Sized + Clone + core::fmt::Debug + PartialEq {
     /// The message's type code.
     fn msg_type(&self) -> u8;
 
@@ -187,11 +196,16 @@ pub trait Message: Sized + Clone + std::fmt::Debug + PartialEq {
     /// Reads a message of type `msg_type`; the caller checks that nothing is left over.
     fn read_payload(msg_type: u8, r: &mut Reader<'_>) -> Result<Self, DecodeError>;
 
-    /// The payload bytes.
-    fn payload(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        self.write_payload(&mut Writer::new(&mut out));
-        out
+    /// The payload bytes, or how long they would be if they do not fit in a frame.
+    fn payload(&self) -> Result<Payload, FrameError> {
+        let mut out = Payload::new();
+        let mut w = Writer::new(&mut out);
+        self.write_payload(&mut w);
+        let wanted = w.wanted;
+        if wanted > MAX_PAYLOAD_LEN {
+            return Err(FrameError::PayloadTooLong(wanted));
+        }
+        Ok(out)
     }
 
     /// Reads a whole payload: every byte must belong to the message.
@@ -209,7 +223,7 @@ mod tests {
 
     #[test]
     fn fields_are_little_endian() {
-        let mut out = Vec::new();
+        let mut out = Payload::new();
         Writer::new(&mut out)
             .u16(0x1234)
             .i32(-2)

@@ -228,7 +228,7 @@ fn dead_line_ends_the_session_and_the_host_reconnects() {
             && !b.ctrl.is_connected())
     );
     let lost = b.host_events.iter().find_map(|e| match e {
-        Event::Disconnected { reason, lost } => Some((*reason, lost.clone())),
+        Event::Disconnected { reason, lost } => Some((*reason, lost.to_vec())),
         _ => None,
     });
     assert_eq!(lost, Some((DisconnectReason::NoAck, vec![id, queued])));
@@ -306,7 +306,7 @@ fn controller_reboot_is_noticed_and_a_new_session_made() {
         && b.host.peer().map(|p| p.firmware.text()) == Some("sim-arm 0.2".into())));
     assert!(b.host_events.iter().any(|e| matches!(
         e,
-        Event::Disconnected { reason: DisconnectReason::PeerReset, lost } if lost == &vec![id]
+        Event::Disconnected { reason: DisconnectReason::PeerReset, lost } if lost[..] == [id]
     )));
 }
 
@@ -345,8 +345,8 @@ fn wrong_controller_on_the_port_is_reported_not_connected() {
     // The host expects the field controller but the cable leads to the head controller. The
     // link types differ too, so use the raw sets that share nothing: the handshake is what
     // decides.
-    let host: Link<FieldCommand, FieldReport> = Link::host(ControllerKind::Field, config(11), t0);
-    let ctrl: Link<FieldReport, FieldCommand> = Link::controller(
+    let host: Link<FieldCommand, FieldReport, Instant> = Link::host(ControllerKind::Field, config(11), t0);
+    let ctrl: Link<FieldReport, FieldCommand, Instant> = Link::controller(
         ControllerKind::Head,
         FirmwareId::new("head"),
         config(12),
@@ -367,7 +367,7 @@ fn wrong_controller_on_the_port_is_reported_not_connected() {
 fn unknown_message_type_is_refused_with_a_nack() {
     // A head command sent down the arm line: the arm controller cannot read it and says so.
     let t0 = Instant::now();
-    let host: Link<HeadCommand, serial_link::ArmReport> =
+    let host: Link<HeadCommand, serial_link::ArmReport, Instant> =
         Link::host(ControllerKind::Arm, config(13), t0);
     let ctrl =
         ArmController::controller(ControllerKind::Arm, FirmwareId::new("arm"), config(14), t0);

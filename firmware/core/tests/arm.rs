@@ -2,9 +2,10 @@
 //! pump, `Stop`, and the host-lost rule.
 
 use firmware_core::arm::{
-    Alarm, AlarmCode, Arm, ArmCommand, ArmConfig, ArmIo, ArmReport, ArmState, NO_JOINT,
+    Alarm, AlarmCode, Arm, ArmCommand, ArmConfig, ArmIo, ArmReport, ArmState, MoveJoints, NO_JOINT,
 };
 use firmware_core::stepper::Direction;
+use serial_link::CentiDeg;
 
 /// Joints that turn by the pulses they get, with a Hall switch where the configuration says.
 #[derive(Debug, Default)]
@@ -150,11 +151,11 @@ impl Rig {
 }
 
 fn move_to(target: [i32; 3], speed: u32, move_id: u16) -> ArmCommand {
-    ArmCommand::MoveJoints {
+    ArmCommand::MoveJoints(MoveJoints {
         move_id,
-        target,
+        target: target.map(CentiDeg),
         speed,
-    }
+    })
 }
 
 #[test]
@@ -253,7 +254,7 @@ fn joints_arrive_together_and_the_fastest_runs_at_the_speed_asked() {
     assert_eq!((s.state, s.move_id), (ArmState::Idle, 7));
     for (got, want) in s.joints.iter().zip(target) {
         // 1.125 centidegrees per step: the angle reported is the step's.
-        assert!((got - want).abs() <= 1, "{:?}", s.joints);
+        assert!((got.0 - want).abs() <= 1, "{:?}", s.joints);
     }
 
     let steps: Vec<Vec<u64>> = (0..3).map(|j| r.steps_of(j)).collect();
@@ -398,7 +399,7 @@ fn stop_brakes_to_a_standstill_and_holds() {
     r.run_until_idle(2_000_000);
     let s = r.arm.status();
     assert_eq!((s.state, s.move_id, s.pump_on), (ArmState::Idle, 11, true));
-    assert!(s.joints[0] > 1_000 && s.joints[0] < 8_000);
+    assert!(s.joints[0].0 > 1_000 && s.joints[0].0 < 8_000);
 }
 
 #[test]
@@ -411,7 +412,7 @@ fn a_new_move_replaces_the_one_in_progress() {
     let s = r.arm.status();
     assert_eq!(
         (s.state, s.move_id, s.joints),
-        (ArmState::Idle, 13, [-2_000, 1_000, 1_000])
+        (ArmState::Idle, 13, [-2_000, 1_000, 1_000].map(CentiDeg))
     );
     // It braked before turning back: no reversal at speed.
     let p = &r.arm.io().pulses;

@@ -5,8 +5,9 @@ use std::convert::Infallible;
 use embedded_hal::pwm::{ErrorType as PwmErrorType, SetDutyCycle};
 use embedded_hal::spi::{ErrorType as SpiErrorType, Operation, SpiDevice};
 use firmware_core::head::max7219::{self, Orientation};
+use serial_link::head::EyeBitmap;
 use firmware_core::head::{
-    set_pulse, Head, HeadCommand, HeadConfig, HeadReport, ServoId, SERVO_PERIOD_US,
+    set_pulse, Head, HeadCommand, HeadConfig, HeadReport, ServoAngle, ServoId, SERVO_PERIOD_US,
 };
 
 fn head() -> Head {
@@ -21,7 +22,7 @@ fn run(h: &mut Head, now: &mut u64, us: u64, step_us: u64) -> i32 {
         let before = h.status().pan;
         *now += step_us;
         h.tick(*now);
-        biggest = biggest.max((i32::from(h.status().pan) - i32::from(before)).abs());
+        biggest = biggest.max((i32::from(h.status().pan.0) - i32::from(before.0)).abs());
     }
     biggest
 }
@@ -32,17 +33,17 @@ fn the_neck_turns_no_faster_than_the_speed_asked() {
     let mut now = 0;
     h.tick(now);
     h.command(HeadCommand::SetNeck {
-        pan: 9_000,
-        tilt: 0,
+        pan: ServoAngle(9_000),
+        tilt: ServoAngle(0),
         speed: 4_500,
     });
     let biggest = run(&mut h, &mut now, 1_000_000, 2_000);
     // 45 degrees per second: 9 centidegrees per 2 ms tick, half way after a second.
     assert!(biggest <= 9, "{biggest} in one tick");
-    assert!((i32::from(h.status().pan) - 4_500).abs() <= 1);
+    assert!((i32::from(h.status().pan.0) - 4_500).abs() <= 1);
     assert!(h.status().moving);
     run(&mut h, &mut now, 1_100_000, 2_000);
-    assert_eq!(h.status().pan, 9_000);
+    assert_eq!(h.status().pan.0, 9_000);
     assert!(!h.status().moving);
 }
 
@@ -52,12 +53,12 @@ fn slow_speeds_still_move_at_fast_ticks() {
     let mut now = 0;
     h.tick(now);
     h.command(HeadCommand::SetNeck {
-        pan: 1_000,
-        tilt: 0,
+        pan: ServoAngle(1_000),
+        tilt: ServoAngle(0),
         speed: 100, // 1 degree per second: a tenth of a centidegree per millisecond
     });
     run(&mut h, &mut now, 2_000_000, 1_000);
-    assert_eq!(h.status().pan, 200);
+    assert_eq!(h.status().pan.0, 200);
 }
 
 #[test]
@@ -66,21 +67,21 @@ fn speed_zero_is_the_servos_fastest_and_targets_are_clamped() {
     let mut now = 0;
     h.tick(now);
     h.command(HeadCommand::SetNeck {
-        pan: -20_000,
-        tilt: 20_000,
+        pan: ServoAngle(-20_000),
+        tilt: ServoAngle(20_000),
         speed: 0,
     });
     h.command(HeadCommand::SetBrows {
-        left: 1_500,
-        right: -9_000,
+        left: ServoAngle(1_500),
+        right: ServoAngle(-9_000),
     });
     run(&mut h, &mut now, 100_000, 1_000);
     // MG996R: 250 degrees per second, so 25 degrees in 100 ms.
-    assert_eq!(h.status().pan, -2_500);
+    assert_eq!(h.status().pan.0, -2_500);
     run(&mut h, &mut now, 1_000_000, 1_000);
     let s = h.status();
-    assert_eq!((s.pan, s.tilt), (-9_000, 4_500), "the neck's limits");
-    assert_eq!((s.brow_left, s.brow_right), (1_500, -3_000), "the brows'");
+    assert_eq!((s.pan.0, s.tilt.0), (-9_000, 4_500), "the neck's limits");
+    assert_eq!((s.brow_left.0, s.brow_right.0), (1_500, -3_000), "the brows'");
     h.command(HeadCommand::StatusRequest);
     assert_eq!(h.next_report(), Some(HeadReport::Status(s)));
     assert_eq!(h.next_report(), None);
@@ -93,8 +94,8 @@ fn pulse_widths_span_500_to_2500_us_over_180_degrees() {
     h.tick(now);
     assert_eq!(h.pulses(), [1500; 4], "neutral");
     h.command(HeadCommand::SetNeck {
-        pan: 9_000,
-        tilt: -3_000,
+        pan: ServoAngle(9_000),
+        tilt: ServoAngle(-3_000),
         speed: 0,
     });
     run(&mut h, &mut now, 1_000_000, 1_000);
@@ -107,8 +108,8 @@ fn pulse_widths_span_500_to_2500_us_over_180_degrees() {
     let mut h = Head::new(cfg);
     h.tick(0);
     h.command(HeadCommand::SetNeck {
-        pan: -9_000,
-        tilt: 0,
+        pan: ServoAngle(-9_000),
+        tilt: ServoAngle(0),
         speed: 0,
     });
     let mut now = 0;
@@ -227,8 +228,8 @@ fn eye_updates_shift_out_setup_frames_and_brightness() {
     assert!(h.eye_writes(1_000).is_none(), "nothing changed");
 
     h.command(HeadCommand::SetEyes {
-        left: LEFT,
-        right: RIGHT,
+        left: EyeBitmap(LEFT),
+        right: EyeBitmap(RIGHT),
     });
     let w = h.eye_writes(2_000).expect("an update");
     assert_eq!(w.len(), 8, "just the rows");

@@ -98,8 +98,8 @@ impl Line {
 /// Two ends, a line each way and a virtual clock. The controller's message sets are normally
 /// the host's mirrored; a test of a confused peer can make them differ.
 pub struct Bench<HTx, HRx, CTx = HRx, CRx = HTx> {
-    pub host: Link<HTx, HRx>,
-    pub ctrl: Link<CTx, CRx>,
+    pub host: Link<HTx, HRx, Instant>,
+    pub ctrl: Link<CTx, CRx, Instant>,
     pub to_ctrl: Line,
     pub to_host: Line,
     pub t0: Instant,
@@ -112,8 +112,8 @@ pub const STEP: Duration = Duration::from_millis(5);
 
 impl<HTx: Message, HRx: Message, CTx: Message, CRx: Message> Bench<HTx, HRx, CTx, CRx> {
     pub fn new(
-        host: Link<HTx, HRx>,
-        ctrl: Link<CTx, CRx>,
+        host: Link<HTx, HRx, Instant>,
+        ctrl: Link<CTx, CRx, Instant>,
         t0: Instant,
         faults: Faults,
         seed: u64,

@@ -1,9 +1,8 @@
 //! The arm's fixed figures: gearing, soft limits, speeds and the homing geometry.
 
-use crate::stepper::Direction;
+use serial_link::arm::JOINTS;
 
-/// Number of joints.
-pub const JOINTS: usize = 3;
+use crate::stepper::Direction;
 
 /// How one joint finds its zero against its Hall limit switch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use core::convert::Infallible;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::{InputPin, OutputPin};
 
-use super::config::JOINTS;
+use serial_link::arm::JOINTS;
 use crate::stepper::{Direction, StepDir};
 
 /// The arm's hardware, as the controller logic sees it.

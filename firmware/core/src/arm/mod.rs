@@ -2,9 +2,7 @@
 //! together, homing against Hall limit switches, soft limits, limit/stall/e-stop alarms, the
 //! pump and its vent valve, `Stop`, and what happens when the host goes silent.
 //!
-//! The types here mirror `serial_link::arm` (same states, codes and fields, angles in
-//! centidegrees) without depending on it, so the core builds without `std`; the glue that
-//! joins the core to the shared codec maps one onto the other.
+//! Commands and reports are `serial_link`'s own types: the core and the host share one codec.
 //!
 //! Usage: feed decoded commands to [`Arm::command`], call [`Arm::tick`] often (at the latest
 //! at [`Arm::next_step_at`]), and while a session is up send what [`Arm::next_report`] yields.
@@ -15,153 +13,20 @@ mod config;
 mod homing;
 mod io;
 
-pub use config::{ArmConfig, HomingConfig, JointConfig, JOINTS};
+pub use config::{ArmConfig, HomingConfig, JointConfig};
 pub use io::{ArmIo, HalArmIo};
+pub use serial_link::arm::{
+    Alarm, AlarmCode, ArmState, ArmStatus, MoveJoints, JOINTS, NO_JOINT,
+};
+pub use serial_link::{ArmCommand, ArmReport};
 
 use heapless::Deque;
+use serial_link::CentiDeg;
 
 use crate::profile::{Demand, Profile};
 use crate::stepper::Stepper;
 use crate::Micros;
 use homing::Homing;
-
-/// [`Alarm::joint`] when no single joint is concerned.
-pub const NO_JOINT: u8 = 0xFF;
-
-/// What the arm is doing (protocol `state`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArmState {
-    /// At rest, ready for a command.
-    Idle,
-    /// Moving toward a `MoveJoints` target, or braking after `Stop`.
-    Moving,
-    /// Running the homing sequence.
-    Homing,
-    /// Stopped by an alarm; obeys only `ClearAlarm`, `StatusRequest`, `SetPump` and
-    /// `SetReportPeriod`.
-    Alarm,
-}
-
-impl ArmState {
-    /// The wire code.
-    pub fn code(self) -> u8 {
-        match self {
-            ArmState::Idle => 0,
-            ArmState::Moving => 1,
-            ArmState::Homing => 2,
-            ArmState::Alarm => 3,
-        }
-    }
-}
-
-/// Why the arm stopped or refused (protocol alarm `code`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AlarmCode {
-    /// A limit switch closed outside homing, or stayed closed when homing backed off it.
-    Limit,
-    /// Lost steps: a driver's stall signal, a switch never found while homing, or a switch
-    /// found away from where the previous homing put it.
-    Stall,
-    /// The emergency stop input.
-    EStop,
-    /// A target outside the soft limits; a refusal, the state does not change.
-    OutOfRange,
-    /// A move before homing; a refusal, the state does not change.
-    NotHomed,
-    /// Pump or vacuum failure (no sensor on the paper's robot: never raised yet).
-    Pump,
-    /// The session ended while the arm moved.
-    HostLost,
-}
-
-impl AlarmCode {
-    /// The wire code.
-    pub fn code(self) -> u8 {
-        match self {
-            AlarmCode::Limit => 1,
-            AlarmCode::Stall => 2,
-            AlarmCode::EStop => 3,
-            AlarmCode::OutOfRange => 4,
-            AlarmCode::NotHomed => 5,
-            AlarmCode::Pump => 6,
-            AlarmCode::HostLost => 7,
-        }
-    }
-}
-
-/// An alarm, as reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Alarm {
-    /// What happened.
-    pub code: AlarmCode,
-    /// The joint concerned (0 = J1), or [`NO_JOINT`].
-    pub joint: u8,
-    /// Code-specific, centidegrees: where a limit switch closed, a refused target, how far off
-    /// a re-homed switch was, how far homing looked for a switch; 0 if unused.
-    pub detail: i32,
-}
-
-/// The arm's state, as reported in `Status`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ArmStatus {
-    /// What it is doing.
-    pub state: ArmState,
-    /// Whether homing has completed (and nothing since made the count untrustworthy).
-    pub homed: bool,
-    /// Whether the pump is on.
-    pub pump_on: bool,
-    /// The move in progress, or the last one.
-    pub move_id: u16,
-    /// Joint angles now, centidegrees.
-    pub joints: [i32; JOINTS],
-}
-
-/// Host to arm, decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArmCommand {
-    /// Move all joints to `target` (centidegrees), the fastest at `speed` centidegrees per
-    /// second (0: the default), all arriving together; replaces a move in progress.
-    MoveJoints {
-        /// The host's id, reported back in `Status`.
-        move_id: u16,
-        /// J1, J2, J3.
-        target: [i32; JOINTS],
-        /// Top speed of the fastest joint.
-        speed: u32,
-    },
-    /// Pump (and valve) on or off, at once.
-    SetPump {
-        /// On.
-        on: bool,
-    },
-    /// Run the homing sequence.
-    Home,
-    /// Brake to a standstill and hold; the pump stays as it is.
-    Stop,
-    /// Leave the Alarm state if its cause is gone, else raise the alarm again.
-    ClearAlarm,
-    /// Answer with `Status`.
-    StatusRequest,
-    /// Send `Position` every `period_ms` (0: stop).
-    SetReportPeriod {
-        /// The period.
-        period_ms: u16,
-    },
-}
-
-/// Arm to host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ArmReport {
-    /// Periodic joint angles (unreliable).
-    Position {
-        /// J1, J2, J3, centidegrees.
-        joints: [i32; JOINTS],
-    },
-    /// The state changed, or the host asked.
-    Status(ArmStatus),
-    /// An alarm was raised.
-    Alarm(Alarm),
-}
 
 /// Alarms not yet reported. A few suffice: the link sends one reliable frame at a time and
 /// the glue drains this every loop; when full, the oldest goes.
@@ -282,7 +147,7 @@ impl<IO: ArmIo> Arm<IO> {
             homed: self.homed,
             pump_on: self.pump_on,
             move_id: self.move_id,
-            joints: self.angles(),
+            joints: self.angles().map(CentiDeg),
         }
     }
 
@@ -306,11 +171,11 @@ impl<IO: ArmIo> Arm<IO> {
             ArmCommand::SetPump { on } => self.set_pump(on, now),
             ArmCommand::ClearAlarm => self.clear_alarm(),
             _ if self.state == ArmState::Alarm => {}
-            ArmCommand::MoveJoints {
+            ArmCommand::MoveJoints(MoveJoints {
                 move_id,
                 target,
                 speed,
-            } => self.move_joints(move_id, target, speed, now),
+            }) => self.move_joints(move_id, target.map(|c| c.0), speed, now),
             ArmCommand::Home => {
                 self.brake(now);
                 self.queued = None;
@@ -578,7 +443,7 @@ impl<IO: ArmIo> Arm<IO> {
                 self.out.next_position = now + period;
             }
             return Some(ArmReport::Position {
-                joints: self.angles(),
+                joints: self.angles().map(CentiDeg),
             });
         }
         None

@@ -2,7 +2,7 @@
 //! dark squares, scanned periodically and debounced, the confirm and new-game buttons with
 //! their press counters, and snapshots that always come from a scan started after the request.
 //!
-//! The types mirror `serial_link::field` without depending on it. Usage: call
+//! Reports are `serial_link`'s own types. Usage: call
 //! [`Field::request_snapshot`] when a `SnapshotRequest` arrives, [`Field::tick`] often, and
 //! while a session is up send what [`Field::next_report`] yields.
 
@@ -11,6 +11,8 @@ mod hc165;
 
 pub use debounce::Debouncer;
 pub use hc165::Hc165Field;
+pub use serial_link::field::{Button, Snapshot};
+pub use serial_link::FieldReport;
 
 use crate::Micros;
 
@@ -22,23 +24,11 @@ pub fn occupied(presence: u32, square: u8) -> bool {
     (1..=SQUARES).contains(&square) && presence & (1 << (square - 1)) != 0
 }
 
-/// A field button.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Button {
-    /// Ends the human's move.
-    Confirm = 0,
-    /// Asks for a new game.
-    NewGame = 1,
-}
+/// The buttons, in the order of their bits and counters.
+const BUTTONS: [Button; 2] = [Button::Confirm, Button::NewGame];
 
-impl Button {
-    /// Both, in code order.
-    pub const ALL: [Button; 2] = [Button::Confirm, Button::NewGame];
-
-    /// The wire code, also its bit in `buttons_held`.
-    pub fn code(self) -> u8 {
-        self as u8
-    }
+fn slot(b: Button) -> usize {
+    usize::from(b.code())
 }
 
 /// One scan's raw reading, polarity already applied: a set bit is a magnet present or a
@@ -78,35 +68,6 @@ impl Default for FieldConfig {
             button_debounce: 6,
         }
     }
-}
-
-/// A reading of the field (protocol `Snapshot`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Snapshot {
-    /// Completed scans, wrapping: this reading's scan.
-    pub scan: u16,
-    /// Debounced occupancy, bit s - 1 for square s.
-    pub presence: u32,
-    /// Debounced buttons down: bit 0 confirm, bit 1 new game.
-    pub buttons_held: u8,
-    /// Confirm presses since power-up, wrapping.
-    pub confirm_presses: u16,
-    /// New-game presses since power-up, wrapping.
-    pub new_game_presses: u16,
-}
-
-/// Field to host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FieldReport {
-    /// The answer to a `SnapshotRequest`.
-    Snapshot(Snapshot),
-    /// A button went down; `presses` is its counter after this press.
-    ButtonPressed {
-        /// Which.
-        button: Button,
-        /// Its counter.
-        presses: u16,
-    },
 }
 
 /// The field controller.
@@ -169,12 +130,12 @@ impl Field {
         self.completed = self.completed.wrapping_add(1);
         self.sensors.update(raw.sensors);
         let went = self.buttons.update(u32::from(raw.buttons));
-        for b in Button::ALL {
+        for b in BUTTONS {
             let bit = 1u32 << b.code();
             if went & bit != 0 && self.buttons.state() & bit != 0 {
-                let n = &mut self.presses[b as usize];
+                let n = &mut self.presses[slot(b)];
                 *n = n.wrapping_add(1);
-                self.press_pending[b as usize] = true;
+                self.press_pending[slot(b)] = true;
             }
         }
         // Wrapping-safe "index >= request_from".
@@ -211,7 +172,7 @@ impl Field {
 
     /// A button's presses since power-up.
     pub fn presses(&self, button: Button) -> u16 {
-        self.presses[button as usize]
+        self.presses[slot(button)]
     }
 
     /// Completed scans.
@@ -243,13 +204,13 @@ impl Field {
         if let Some(s) = self.answer.take() {
             return Some(FieldReport::Snapshot(s));
         }
-        let b = Button::ALL
+        let b = BUTTONS
             .into_iter()
-            .find(|&b| self.press_pending[b as usize])?;
-        self.press_pending[b as usize] = false;
+            .find(|&b| self.press_pending[slot(b)])?;
+        self.press_pending[slot(b)] = false;
         Some(FieldReport::ButtonPressed {
             button: b,
-            presses: self.presses[b as usize],
+            presses: self.presses[slot(b)],
         })
     }
 }

@@ -2,7 +2,7 @@
 //! pan and tilt servos with angle and rate limits, and two 8x8 LED eyes on a chain of two
 //! MAX7219s.
 //!
-//! The types mirror `serial_link::head` without depending on it. Usage: feed commands to
+//! Commands and reports are `serial_link`'s own types. Usage: feed commands to
 //! [`Head::command`], call [`Head::tick`] every few milliseconds and put [`Head::pulses`] on the
 //! servo PWM channels (see [`set_pulse`]), shift out what [`Head::eye_writes`] returns, and send
 //! what [`Head::next_report`] yields.
@@ -14,6 +14,8 @@ pub use servo::{Servo, ServoConfig};
 
 use embedded_hal::pwm::SetDutyCycle;
 use heapless::Vec;
+pub use serial_link::head::HeadStatus;
+pub use serial_link::{HeadCommand, HeadReport, ServoAngle};
 
 use crate::Micros;
 use max7219::{Orientation, Transaction};
@@ -87,63 +89,6 @@ impl HeadConfig {
     }
 }
 
-/// Host to head, decoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HeadCommand {
-    /// Show these bitmaps (row 0 at the top, bit 7 the leftmost LED seen from the front).
-    SetEyes {
-        /// The robot's left eye.
-        left: [u8; 8],
-        /// The robot's right eye.
-        right: [u8; 8],
-    },
-    /// Brow angles, centidegrees from neutral, positive raised.
-    SetBrows {
-        /// Left brow.
-        left: i16,
-        /// Right brow.
-        right: i16,
-    },
-    /// Neck angles, centidegrees, at `speed` centidegrees per second (0: the servos' fastest).
-    SetNeck {
-        /// Pan.
-        pan: i16,
-        /// Tilt.
-        tilt: i16,
-        /// Speed.
-        speed: u16,
-    },
-    /// LED brightness 0..15 (more is clamped; the codec refuses it anyway).
-    SetBrightness {
-        /// The level.
-        level: u8,
-    },
-    /// Answer with `Status`.
-    StatusRequest,
-}
-
-/// Where the servos are (commanded: they have no feedback).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HeadStatus {
-    /// Neck pan, centidegrees.
-    pub pan: i16,
-    /// Neck tilt.
-    pub tilt: i16,
-    /// Left brow.
-    pub brow_left: i16,
-    /// Right brow.
-    pub brow_right: i16,
-    /// Whether any servo is still on its way.
-    pub moving: bool,
-}
-
-/// Head to host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HeadReport {
-    /// The answer to `StatusRequest`.
-    Status(HeadStatus),
-}
-
 /// The most transactions one update takes: the setup and a whole frame.
 pub const MAX_EYE_WRITES: usize = 13;
 
@@ -189,16 +134,16 @@ impl Head {
     pub fn command(&mut self, cmd: HeadCommand) {
         match cmd {
             HeadCommand::SetEyes { left, right } => {
-                self.eyes = [left, right];
+                self.eyes = [left.0, right.0];
                 self.frame_dirty = true;
             }
             HeadCommand::SetBrows { left, right } => {
-                self.servos[ServoId::BrowLeft as usize].set_target(left, 0);
-                self.servos[ServoId::BrowRight as usize].set_target(right, 0);
+                self.servos[ServoId::BrowLeft as usize].set_target(left.0, 0);
+                self.servos[ServoId::BrowRight as usize].set_target(right.0, 0);
             }
             HeadCommand::SetNeck { pan, tilt, speed } => {
-                self.servos[ServoId::NeckPan as usize].set_target(pan, speed);
-                self.servos[ServoId::NeckTilt as usize].set_target(tilt, speed);
+                self.servos[ServoId::NeckPan as usize].set_target(pan.0, speed);
+                self.servos[ServoId::NeckTilt as usize].set_target(tilt.0, speed);
             }
             HeadCommand::SetBrightness { level } => {
                 self.brightness = level.min(max7219::MAX_INTENSITY);
@@ -222,7 +167,7 @@ impl Head {
 
     /// Where the servos are.
     pub fn status(&self) -> HeadStatus {
-        let a = |id: ServoId| self.servos[id as usize].angle();
+        let a = |id: ServoId| ServoAngle(self.servos[id as usize].angle());
         HeadStatus {
             pan: a(ServoId::NeckPan),
             tilt: a(ServoId::NeckTilt),
