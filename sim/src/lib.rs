@@ -1,11 +1,10 @@
-//! The simulated hardware: the physical world (pieces, the arm and its pump, the head) behind
-//! the same serial protocol the real controllers speak, each controller on a pseudo-terminal, so
+//! The simulated hardware: the physical world (pieces, the arm and its pump, the head) under
+//! the controllers' own firmware (`firmware_core`), each controller on a pseudo-terminal, so
 //! the real driver nodes run unchanged against it; a simulated human; fault injection.
 //! docs/sim.md describes it for users; [`node::run`] is the node.
 
-pub mod arm_model;
-pub mod controllers;
 pub mod faults;
+pub mod hardware;
 pub mod human;
 pub mod markers;
 pub mod node;

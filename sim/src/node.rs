@@ -13,16 +13,19 @@ use checkers_msgs::visualization_msgs::msg::MarkerArray;
 use futures::StreamExt;
 use ros::{Node, Qos, RosError};
 use serial_link::port::{publish_link, Pty, PtySlave};
-use serial_link::{ControllerKind, FirmwareId, Link, LinkConfig};
+use firmware_core::arm::Arm;
+use firmware_core::device::{Device, FieldUnit, HeadUnit};
+use firmware_core::field::{Field, FieldConfig};
+use firmware_core::head::Head;
+use serial_link::FirmwareId;
 
-use crate::arm_model::{ArmParams, SimArm};
-use crate::controllers::{ArmLogic, FieldLogic, HeadLogic};
 use crate::faults::Controller;
+use crate::hardware::{arm_config, head_config, SimArmIo, SimFieldInputs, SimHeadOutputs};
 use crate::human::Human;
 use crate::serve::serve;
 use crate::settings::{robot_color, Settings, SettingsError};
 use crate::setup::{set_up_for, SetUp};
-use crate::state::{lock, Physics, Shared, Sim};
+use crate::state::{lock, Devices, Physics, Shared, Sim};
 use crate::world::World;
 use draughts::Color;
 
@@ -53,13 +56,7 @@ fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> SimError {
 pub fn build(settings: &Settings) -> Shared {
     let robot = robot_color(&settings.board);
     let world = World::new(settings.board.clone(), &settings.start, robot);
-    let arm = SimArm::new(ArmParams {
-        limits: settings.arm.limits(),
-        home: settings.home_deg.map(f64::to_radians),
-        power_up: settings.arm.rest(),
-        homing_s: settings.homing_s,
-        time_scale: settings.time_scale,
-    });
+    let devices = devices(settings);
     let physics = Physics {
         sensor_tolerance_m: settings.sensor_tolerance_m,
         pick_tolerance_m: settings.pick_tolerance_m,
@@ -68,7 +65,7 @@ pub fn build(settings: &Settings) -> Shared {
     };
     Arc::new(Mutex::new(Sim::new(
         world,
-        arm,
+        devices,
         settings.arm.geometry(),
         physics,
         settings.faults.clone(),
@@ -93,16 +90,38 @@ fn open_port(run_dir: &Path, which: Controller) -> Result<(Pty, PathBuf), SimErr
     Ok((pty, link))
 }
 
-fn controller_link<Tx: serial_link::Message, Rx: serial_link::Message>(
-    kind: ControllerKind,
-    firmware: &str,
-) -> Link<Tx, Rx> {
-    Link::controller(
-        kind,
-        FirmwareId::new(firmware),
-        LinkConfig::default(),
-        tokio::time::Instant::now().into_std(),
-    )
+/// The three controllers' firmware over the simulated electronics, at power-up. The arm's
+/// and the head's mechanics run `time_scale` times faster than real time; the field scans in
+/// real time.
+fn devices(settings: &Settings) -> Devices {
+    let version = env!("CARGO_PKG_VERSION");
+    let id = |what: &str| FirmwareId::new(&format!("sim-{what} {version}"));
+    let seed = settings.seed;
+    let arm_cfg = arm_config(
+        &settings.arm.limits(),
+        settings.home_deg.map(f64::to_radians),
+        settings.homing_deg_s,
+    );
+    let io = SimArmIo::new(&arm_cfg, settings.arm.rest());
+    let mut arm = Device::new(Arm::new(arm_cfg, io), id("arm"), seed ^ 1, 0);
+    arm.set_speedup(settings.time_scale);
+    let field = FieldUnit {
+        field: Field::new(FieldConfig::default()),
+        inputs: SimFieldInputs::new(seed ^ 2),
+    };
+    let field = Device::new(field, id("field"), seed ^ 3, 0);
+    let h = &settings.arm.head;
+    let head_cfg = head_config(
+        (h.pan_min_deg, h.pan_max_deg),
+        (h.tilt_min_deg, h.tilt_max_deg),
+    );
+    let head = HeadUnit {
+        head: Head::new(head_cfg),
+        outputs: SimHeadOutputs::new(&head_cfg),
+    };
+    let mut head = Device::new(head, id("head"), seed ^ 4, 0);
+    head.set_speedup(settings.time_scale);
+    Devices { arm, field, head }
 }
 
 /// The controllers' serving tasks; each ends with its name and why.
@@ -118,63 +137,14 @@ pub fn start_controllers(
         .map_err(io(format!("run directory {}", settings.run_dir.display())))?;
     let mut tasks = tokio::task::JoinSet::new();
     let mut slaves = Vec::new();
-    let version = env!("CARGO_PKG_VERSION");
-
-    let (pty, link) = open_port(&settings.run_dir, Controller::Field)?;
-    slaves.push((pty.slave, link));
-    let logic = FieldLogic::new(shared.clone());
-    let link = controller_link(ControllerKind::Field, &format!("sim-field {version}"));
-    tasks.spawn(async_serve(
-        "field",
-        Controller::Field,
-        pty.master,
-        link,
-        logic,
-        shared.clone(),
-    ));
-
-    let (pty, link) = open_port(&settings.run_dir, Controller::Arm)?;
-    slaves.push((pty.slave, link));
-    let logic = ArmLogic::new(shared.clone());
-    let link = controller_link(ControllerKind::Arm, &format!("sim-arm {version}"));
-    tasks.spawn(async_serve(
-        "arm",
-        Controller::Arm,
-        pty.master,
-        link,
-        logic,
-        shared.clone(),
-    ));
-
-    let (pty, link) = open_port(&settings.run_dir, Controller::Head)?;
-    slaves.push((pty.slave, link));
-    let logic = HeadLogic::new(shared.clone());
-    let link = controller_link(ControllerKind::Head, &format!("sim-head {version}"));
-    tasks.spawn(async_serve(
-        "head",
-        Controller::Head,
-        pty.master,
-        link,
-        logic,
-        shared.clone(),
-    ));
+    for which in Controller::ALL {
+        let (pty, link) = open_port(&settings.run_dir, which)?;
+        slaves.push((pty.slave, link));
+        let shared = shared.clone();
+        let port = pty.master;
+        tasks.spawn(async move { (which.name(), serve(which, port, shared).await) });
+    }
     Ok((slaves, tasks))
-}
-
-async fn async_serve<Tx, Rx, L>(
-    name: &'static str,
-    which: Controller,
-    port: serial_link::port::Port,
-    link: Link<Tx, Rx>,
-    logic: L,
-    shared: Shared,
-) -> (&'static str, std::io::Result<()>)
-where
-    Tx: serial_link::Message,
-    Rx: serial_link::Message,
-    L: crate::serve::Logic<Tx, Rx>,
-{
-    (name, serve(which, port, link, logic, shared).await)
 }
 
 /// Advances the physics every tick (real time) until aborted.
@@ -182,13 +152,9 @@ pub fn spawn_physics(shared: Shared) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(TICK);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut last = tokio::time::Instant::now();
         loop {
             tick.tick().await;
-            let now = tokio::time::Instant::now();
-            let dt = (now - last).as_secs_f64();
-            last = now;
-            lock(&shared).step(dt);
+            lock(&shared).step();
         }
     })
 }

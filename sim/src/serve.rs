@@ -1,61 +1,22 @@
-//! Serving one controller on a pseudo-terminal: the controller's end of a sans-IO link, fed
-//! from the pty through the line faults (noise, dropped frames, a controller gone silent), with
-//! a [`Logic`] that does what the firmware would.
+//! Serving one controller on a pseudo-terminal: the controller's firmware (in [`crate::state`])
+//! fed from the pty through the line faults (noise, dropped frames, a controller gone silent),
+//! as a board's main loop feeds it from its USB serial port.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serial_link::frame::DELIMITER;
 use serial_link::port::Port;
-use serial_link::{Link, Message};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::faults::Controller;
 use crate::state::{lock, Shared};
 
-/// How often the serving loop looks at the time, the link's timers and the world: well inside
-/// the 20 ms within which an acknowledgement is owed.
+/// How often the serving loop runs the firmware when no bytes come: well inside the 20 ms
+/// within which an acknowledgement is owed.
 const TICK: Duration = Duration::from_millis(5);
 
-/// What a controller's firmware does with its link.
-pub trait Logic<Tx: Message, Rx: Message> {
-    /// A session started.
-    fn on_connected(&mut self, link: &mut Link<Tx, Rx>, now: Instant);
-    /// The session ended.
-    fn on_disconnected(&mut self);
-    /// A message from the host.
-    fn on_received(&mut self, msg: Rx, link: &mut Link<Tx, Rx>, now: Instant);
-    /// Called every tick: unprompted reports.
-    fn tick(&mut self, link: &mut Link<Tx, Rx>, now: Instant);
-}
-
-/// Sends reliably, logging what the link refuses (a full queue: the host is not reading).
-pub fn send<Tx: Message + std::fmt::Debug, Rx: Message>(
-    link: &mut Link<Tx, Rx>,
-    msg: Tx,
-    now: Instant,
-) {
-    if let Err(e) = link.send(msg, now) {
-        tracing::debug!("controller report not sent: {e}");
-    }
-}
-
-fn now() -> Instant {
-    tokio::time::Instant::now().into_std()
-}
-
-/// Runs `logic` on `link` over `port` until the port fails (the sim is shutting down).
-pub async fn serve<Tx, Rx, L>(
-    which: Controller,
-    mut port: Port,
-    mut link: Link<Tx, Rx>,
-    mut logic: L,
-    shared: Shared,
-) -> std::io::Result<()>
-where
-    Tx: Message,
-    Rx: Message,
-    L: Logic<Tx, Rx>,
-{
+/// Runs controller `which` over `port` until the port fails (the sim is shutting down).
+pub async fn serve(which: Controller, mut port: Port, shared: Shared) -> std::io::Result<()> {
     let mut buf = [0u8; 256];
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -86,44 +47,17 @@ where
                     continue;
                 }
                 let bytes = inbound(&shared, &buf[..n]);
-                link.receive(&bytes, now());
+                lock(&shared).receive(which, &bytes);
             }
-            _ = tick.tick() => {
-                if silent {
-                    continue;
-                }
-                let t = now();
-                link.handle_timeout(t);
-                logic.tick(&mut link, t);
-            }
+            _ = tick.tick() => {}
         }
-        while let Some(event) = link.poll_event() {
-            match event {
-                serial_link::Event::Connected(peer) => {
-                    tracing::info!(controller = which.name(), ?peer, "host connected");
-                    logic.on_connected(&mut link, now());
-                }
-                serial_link::Event::Disconnected { reason, .. } => {
-                    tracing::info!(controller = which.name(), %reason, "host session ended");
-                    logic.on_disconnected();
-                }
-                serial_link::Event::Received(msg) => logic.on_received(msg, &mut link, now()),
-                serial_link::Event::Rejected { reason, .. } => {
-                    tracing::warn!(
-                        controller = which.name(),
-                        ?reason,
-                        "the host refused a report"
-                    );
-                }
-                serial_link::Event::HandshakeFailed(_) | serial_link::Event::Delivered(_) => {}
-            }
+        let out = lock(&shared).poll(which);
+        if silent || out.is_empty() {
+            continue;
         }
-        let out = link.take_transmit();
+        let out = outbound(&shared, &out);
         if !out.is_empty() {
-            let out = outbound(&shared, &out);
-            if !out.is_empty() {
-                port.write_all(&out).await?;
-            }
+            port.write_all(&out).await?;
         }
     }
 }

@@ -33,7 +33,8 @@ pub struct Settings {
     pub sensor_map: [u8; 32],
     pub human_pause: Duration,
     pub off_centre_m: f64,
-    pub homing_s: f64,
+    /// The arm's homing approach speed; the precise second approach is a fifth of it.
+    pub homing_deg_s: f64,
     pub home_deg: [f64; 3],
     pub markers_period: Duration,
     pub faults: Faults,
@@ -94,7 +95,7 @@ impl Settings {
         let map = p.declare("sensor_map", (1..=32i64).collect::<Vec<_>>())?;
         let human_pause_s = p.declare("human.pause_s", 0.4f64)?;
         let off_centre_m = p.declare("human.off_centre_m", 0.007f64)?;
-        let homing_s = p.declare("arm.homing_s", 3.0f64)?;
+        let homing_deg_s = p.declare("arm.homing_speed_deg_s", 60.0f64)?;
         let home_deg = p.declare("arm.home_deg", vec![0.0f64, 0.0, 0.0])?;
         let markers_period_s = p.declare("markers_period_s", 0.2f64)?;
         let mut faults = Faults::default();
@@ -159,7 +160,7 @@ impl Settings {
             sensor_map: sensor_map(&map).map_err(|e| param("sensor_map", e))?,
             human_pause: seconds("human.pause_s", human_pause_s / time_scale)?,
             off_centre_m,
-            homing_s,
+            homing_deg_s,
             home_deg: home,
             markers_period: seconds("markers_period_s", markers_period_s.max(0.02))?,
             faults,

@@ -3,38 +3,39 @@
 //! each take the lock briefly.
 
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use arm_kinematics::config::Geometry;
 use arm_kinematics::fk;
 use arm_kinematics::joints::Joints;
 use nalgebra::Point3;
-use serial_link::field::Snapshot;
+use firmware_core::arm::Arm;
+use firmware_core::device::{Device, FieldUnit, HeadUnit};
+use firmware_core::head::ServoId;
+use serial_link::field::Button;
 use serial_link::head::EyeBitmap;
 use serial_link::ServoAngle;
 
-use crate::arm_model::SimArm;
-use crate::faults::Faults;
+use crate::faults::{Controller, Faults};
+use crate::hardware::{SimArmIo, SimFieldInputs, SimHeadOutputs};
 use crate::rng::Rng;
 use crate::world::World;
 
-/// The field controller's buttons and scan counter.
-#[derive(Debug, Clone, Default)]
-pub struct FieldState {
-    pub scan: u16,
-    pub confirm_presses: u16,
-    pub new_game_presses: u16,
-}
-
-/// What the head shows: the last of each command.
+/// What the head shows, read back from its servo pulses and LED drivers.
 #[derive(Debug, Clone, Default)]
 pub struct HeadState {
     pub eyes: Option<(EyeBitmap, EyeBitmap)>,
     pub brows: (ServoAngle, ServoAngle),
     pub neck: (ServoAngle, ServoAngle),
     pub brightness: u8,
-    /// Commands obeyed, for tests and the UI.
-    pub commands: u64,
 }
+
+/// The arm controller: its firmware over the simulated arm.
+pub type ArmDevice = Device<Arm<SimArmIo>>;
+/// The field controller: its firmware over the simulated sensors and buttons.
+pub type FieldDevice = Device<FieldUnit<SimFieldInputs>>;
+/// The head controller: its firmware over the simulated servos and LEDs.
+pub type HeadDevice = Device<HeadUnit<SimHeadOutputs>>;
 
 /// How the sensors and the cup behave.
 #[derive(Debug, Clone)]
@@ -53,9 +54,9 @@ pub struct Physics {
 #[derive(Debug)]
 pub struct Sim {
     pub world: World,
-    pub arm: SimArm,
-    pub field: FieldState,
-    pub head: HeadState,
+    pub arm: ArmDevice,
+    pub field: FieldDevice,
+    pub head: HeadDevice,
     pub faults: Faults,
     pub rng: Rng,
     pub physics: Physics,
@@ -63,6 +64,7 @@ pub struct Sim {
     /// human sets the board up as when asked to put it right.
     pub game: Option<(draughts::Position, draughts::Color)>,
     geometry: Geometry,
+    clock: Clock,
     /// The cup failed to seal during this pump-on spell (a failed pick stays failed until the
     /// pump goes off).
     pick_failed: bool,
@@ -70,16 +72,31 @@ pub struct Sim {
 
 pub type Shared = Arc<Mutex<Sim>>;
 
+/// The controllers' clock: real time from the sim's start, or one a test advances.
+#[derive(Debug, Clone, Copy)]
+enum Clock {
+    Real(Instant),
+    Manual(u64),
+}
+
 /// Locks the sim; a panic elsewhere while holding the lock leaves consistent-enough state for a
 /// simulation, so a poisoned lock is taken over rather than spread.
 pub fn lock(shared: &Shared) -> MutexGuard<'_, Sim> {
     shared.lock().unwrap_or_else(|p| p.into_inner())
 }
 
+/// The three controllers.
+#[derive(Debug)]
+pub struct Devices {
+    pub arm: ArmDevice,
+    pub field: FieldDevice,
+    pub head: HeadDevice,
+}
+
 impl Sim {
     pub fn new(
         world: World,
-        arm: SimArm,
+        devices: Devices,
         geometry: Geometry,
         physics: Physics,
         faults: Faults,
@@ -87,41 +104,114 @@ impl Sim {
     ) -> Sim {
         Sim {
             world,
-            arm,
-            field: FieldState::default(),
-            head: HeadState::default(),
+            arm: devices.arm,
+            field: devices.field,
+            head: devices.head,
             faults,
             rng: Rng::new(seed),
             physics,
             game: None,
             geometry,
+            clock: Clock::Real(Instant::now()),
             pick_failed: false,
+        }
+    }
+
+    /// The controllers' clock: microseconds since the sim started.
+    pub fn micros(&self) -> u64 {
+        match self.clock {
+            Clock::Real(start) => u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
+            Clock::Manual(t) => t,
+        }
+    }
+
+    /// Stops the clock: from now on time passes only by [`Sim::advance`] (tests).
+    pub fn stop_clock(&mut self) {
+        self.clock = Clock::Manual(self.micros());
+    }
+
+    /// Lets `seconds` pass on a stopped clock and runs the arm (see [`Sim::step`]).
+    pub fn advance(&mut self, seconds: f64) {
+        if let Clock::Manual(t) = &mut self.clock {
+            *t += (seconds * 1e6) as u64;
+        }
+        self.step();
+    }
+
+    /// The arm's joint angles, radians: where the steps put it, whatever the firmware thinks.
+    pub fn joints(&self) -> [f64; 3] {
+        self.arm.logic().io().joints()
+    }
+
+    /// What the head shows.
+    pub fn head_state(&self) -> HeadState {
+        let out = &self.head.logic().outputs;
+        HeadState {
+            eyes: out.eyes(),
+            brows: (out.angle(ServoId::BrowLeft), out.angle(ServoId::BrowRight)),
+            neck: (out.angle(ServoId::NeckPan), out.angle(ServoId::NeckTilt)),
+            brightness: out.brightness(),
+        }
+    }
+
+    /// Bytes from the host to a controller.
+    pub fn receive(&mut self, which: Controller, bytes: &[u8]) {
+        let now = self.micros();
+        match which {
+            Controller::Field => self.field.receive(bytes, now),
+            Controller::Arm => self.arm.receive(bytes, now),
+            Controller::Head => self.head.receive(bytes, now),
+        }
+    }
+
+    /// Runs a controller's loop once; returns what it writes to the line.
+    pub fn poll(&mut self, which: Controller) -> serial_link::Transmit {
+        let now = self.micros();
+        match which {
+            Controller::Field => {
+                let sensors = self.sensors();
+                let inputs = &mut self.field.logic_mut().inputs;
+                inputs.sensors = sensors;
+                inputs.bit_flip = self.faults.sensor_bit_flip;
+                self.field.poll(now);
+                self.field.take_transmit()
+            }
+            Controller::Arm => {
+                self.step();
+                self.arm.take_transmit()
+            }
+            Controller::Head => {
+                self.head.poll(now);
+                self.head.take_transmit()
+            }
         }
     }
 
     /// Where the cup's tip is.
     pub fn cup(&self) -> Point3<f64> {
-        let q = self.arm.joints();
+        let q = self.joints();
         fk::cup_position(&self.geometry, &Joints::new(q[0], q[1], q[2]))
     }
 
-    /// Advances the arm by `dt` seconds of real time; the cup picks and lets go.
+    /// Runs the arm's firmware up to now (its steps turn the joints); the cup picks and lets
+    /// go.
     ///
     /// The pump acts twice: on the pose the arm held since the last tick, then on the pose it
     /// reaches. Commands arrive between ticks, and at a high time scale the arm node's dwell
     /// after a pump switch (0.3 s / time scale) is shorter than a tick, so the next move may
     /// already be under way when the tick comes: judged only after moving, the cup would rise
     /// off a piece it sat on all along and never seal.
-    pub fn step(&mut self, dt: f64) {
+    pub fn step(&mut self) {
         self.cup_acts();
-        self.arm.step(dt);
+        let now = self.micros();
+        self.arm.poll(now);
         self.cup_acts();
     }
 
     /// The pump on: the cup seals on a piece it touches. Off: it lets the held piece go.
     fn cup_acts(&mut self) {
         let cup = self.cup();
-        if self.arm.pump_on() {
+        if self.arm.logic().io().pump_on() {
             if self.world.held().is_none() && !self.pick_failed {
                 let (tol, reach) = (self.physics.pick_tolerance_m, self.physics.pick_reach_m);
                 if let Some(id) = self.world.pickable(cup, tol, reach) {
@@ -143,9 +233,8 @@ impl Sim {
         }
     }
 
-    /// One scan of the 32 sensors, in wiring order; a fault may flip one bit.
-    pub fn snapshot(&mut self) -> Snapshot {
-        self.field.scan = self.field.scan.wrapping_add(1);
+    /// The sensors that see a magnet now, in wiring order.
+    fn sensors(&self) -> u32 {
         let squares = self.world.presence(self.physics.sensor_tolerance_m);
         let mut presence = 0u32;
         for (i, &n) in self.physics.sensor_map.iter().enumerate() {
@@ -153,25 +242,14 @@ impl Sim {
                 presence |= 1 << i;
             }
         }
-        if self.rng.chance(self.faults.sensor_bit_flip) {
-            let bit = self.rng.below(32);
-            presence ^= 1 << bit;
-            tracing::debug!(bit, "injected fault: a sensor bit flipped");
-        }
-        Snapshot {
-            scan: self.field.scan,
-            presence,
-            buttons_held: 0,
-            confirm_presses: self.field.confirm_presses,
-            new_game_presses: self.field.new_game_presses,
-        }
+        presence
     }
 
     pub fn press_confirm(&mut self) {
-        self.field.confirm_presses = self.field.confirm_presses.wrapping_add(1);
+        self.field.logic_mut().inputs.press(Button::Confirm);
     }
 
     pub fn press_new_game(&mut self) {
-        self.field.new_game_presses = self.field.new_game_presses.wrapping_add(1);
+        self.field.logic_mut().inputs.press(Button::NewGame);
     }
 }

@@ -111,18 +111,25 @@ async fn the_arm_and_head_controllers_obey_over_their_ports() {
             })
             .await
             .expect("sent");
-        head.sender
-            .send(HeadCommand::StatusRequest)
-            .await
-            .expect("sent");
-        let HeadReport::Status(st) = next_report(&mut head, |_| true).await;
+        // The servos slew at their own speed: ask until they have arrived.
+        let st = loop {
+            head.sender
+                .send(HeadCommand::StatusRequest)
+                .await
+                .expect("sent");
+            let HeadReport::Status(st) = next_report(&mut head, |_| true).await;
+            if !st.moving {
+                break st;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        };
         assert_eq!(st.pan, ServoAngle::from_degrees(10.0));
         assert_eq!(st.tilt, ServoAngle::from_degrees(-5.0));
     };
     timeout(GUARD, exchange).await.expect("the head in time");
     let sim = lock(&shared);
     assert_eq!(
-        sim.head.eyes,
+        sim.head_state().eyes,
         Some((EyeBitmap([0x3C; 8]), EyeBitmap([0x18; 8])))
     );
 }

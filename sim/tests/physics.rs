@@ -9,7 +9,7 @@ use nalgebra::Point3;
 use serial_link::arm::MoveJoints;
 use serial_link::{ArmCommand, CentiDeg};
 use sim::settings::Settings;
-use sim::state::{lock, Shared};
+use sim::state::{lock, Shared, Sim};
 use sim::world::Place;
 
 fn sim(overrides: &[(&str, ros::ParamValue)]) -> (Shared, Settings) {
@@ -20,7 +20,15 @@ fn sim(overrides: &[(&str, ros::ParamValue)]) -> (Shared, Settings) {
             .collect::<Vec<_>>(),
     );
     let settings = Settings::from_params(&mut params).expect("settings");
-    (sim::node::build(&settings), settings)
+    let shared = sim::node::build(&settings);
+    lock(&shared).stop_clock();
+    (shared, settings)
+}
+
+/// A command to the arm's firmware, as if from the arm node.
+fn arm_command(sim: &mut Sim, cmd: ArmCommand) {
+    let now = sim.micros();
+    sim.arm.command(cmd, now);
 }
 
 fn sq(name: &str) -> Square {
@@ -30,19 +38,19 @@ fn sq(name: &str) -> Square {
 /// Moves the arm's cup tip to `target` and waits (simulated time) until it is there.
 fn move_to(shared: &Shared, ik: &Ik, target: Point3<f64>, id: u16) {
     let seed = {
-        let q = lock(shared).arm.joints();
+        let q = lock(shared).joints();
         Joints::new(q[0], q[1], q[2])
     };
     let q = ik.solve(target, &seed).expect("reachable").joints.array();
-    lock(shared).arm.command(ArmCommand::MoveJoints(MoveJoints {
+    arm_command(&mut lock(shared), ArmCommand::MoveJoints(MoveJoints {
         move_id: id,
         target: q.map(CentiDeg::from_radians),
         speed: 9000,
     }));
     for _ in 0..1000 {
         let mut sim = lock(shared);
-        sim.step(0.01);
-        if sim.arm.status().state == serial_link::arm::ArmState::Idle {
+        sim.advance(0.01);
+        if sim.arm.logic().status().state == serial_link::arm::ArmState::Idle {
             return;
         }
     }
@@ -51,16 +59,16 @@ fn move_to(shared: &Shared, ik: &Ik, target: Point3<f64>, id: u16) {
 
 fn pump(shared: &Shared, on: bool) {
     let mut sim = lock(shared);
-    sim.arm.command(ArmCommand::SetPump { on });
-    sim.step(0.01);
+    arm_command(&mut sim, ArmCommand::SetPump { on });
+    sim.advance(0.01);
 }
 
 fn home(shared: &Shared) {
-    lock(shared).arm.command(ArmCommand::Home);
+    arm_command(&mut lock(shared), ArmCommand::Home);
     for _ in 0..1000 {
-        lock(shared).step(0.01);
+        lock(shared).advance(0.01);
     }
-    assert!(lock(shared).arm.status().homed);
+    assert!(lock(shared).arm.logic().status().homed);
 }
 
 fn held(shared: &Shared) -> Option<u32> {
@@ -216,22 +224,22 @@ fn a_pick_whose_dwell_is_shorter_than_a_tick_still_seals() {
     let top = settings.board.square_center(sq("c3")) + nalgebra::Vector3::new(0.0, 0.0, h);
     move_to(&shared, &ik, top, 1);
     let seed = {
-        let q = lock(&shared).arm.joints();
+        let q = lock(&shared).joints();
         Joints::new(q[0], q[1], q[2])
     };
     let above = top + nalgebra::Vector3::new(0.0, 0.0, 0.03);
     let up = ik.solve(above, &seed).expect("reachable").joints.array();
     {
         let mut sim = lock(&shared);
-        sim.arm.command(ArmCommand::SetPump { on: true });
+        arm_command(&mut sim, ArmCommand::SetPump { on: true });
         // The arm node's joint speed at this time scale (120 deg/s real), in centidegrees/s.
         let speed = (120.0 * time_scale * 100.0) as u32;
-        sim.arm.command(ArmCommand::MoveJoints(MoveJoints {
+        arm_command(&mut sim, ArmCommand::MoveJoints(MoveJoints {
             move_id: 2,
             target: up.map(CentiDeg::from_radians),
             speed,
         }));
-        sim.step(0.01);
+        sim.advance(0.01);
     }
     assert!(held(&shared).is_some(), "the cup sealed before it rose");
 }

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod arm;
+pub mod device;
 pub mod field;
 pub mod head;
 pub mod profile;
