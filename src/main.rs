@@ -8,7 +8,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    cli::init_logging();
+    cli::init_logging(&args);
     match cli::run(args) {
         Ok(code) => code,
         Err(e) => {

@@ -10,13 +10,13 @@ use checkers_msgs::msg::GameState;
 use checkers_msgs::srv::HumanMove;
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use checkers_msgs::visualization_msgs::msg::MarkerArray;
-use futures::StreamExt;
-use ros::{Node, Qos, RosError};
-use serial_link::port::{publish_link, Pty, PtySlave};
 use firmware_core::arm::Arm;
 use firmware_core::device::{Device, FieldUnit, HeadUnit};
 use firmware_core::field::{Field, FieldConfig};
 use firmware_core::head::Head;
+use futures::StreamExt;
+use ros::{Node, Qos, RosError};
+use serial_link::port::{publish_link, Pty, PtySlave};
 use serial_link::FirmwareId;
 
 use crate::faults::Controller;

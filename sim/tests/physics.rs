@@ -42,11 +42,14 @@ fn move_to(shared: &Shared, ik: &Ik, target: Point3<f64>, id: u16) {
         Joints::new(q[0], q[1], q[2])
     };
     let q = ik.solve(target, &seed).expect("reachable").joints.array();
-    arm_command(&mut lock(shared), ArmCommand::MoveJoints(MoveJoints {
-        move_id: id,
-        target: q.map(CentiDeg::from_radians),
-        speed: 9000,
-    }));
+    arm_command(
+        &mut lock(shared),
+        ArmCommand::MoveJoints(MoveJoints {
+            move_id: id,
+            target: q.map(CentiDeg::from_radians),
+            speed: 9000,
+        }),
+    );
     for _ in 0..1000 {
         let mut sim = lock(shared);
         sim.advance(0.01);
@@ -234,11 +237,14 @@ fn a_pick_whose_dwell_is_shorter_than_a_tick_still_seals() {
         arm_command(&mut sim, ArmCommand::SetPump { on: true });
         // The arm node's joint speed at this time scale (120 deg/s real), in centidegrees/s.
         let speed = (120.0 * time_scale * 100.0) as u32;
-        arm_command(&mut sim, ArmCommand::MoveJoints(MoveJoints {
-            move_id: 2,
-            target: up.map(CentiDeg::from_radians),
-            speed,
-        }));
+        arm_command(
+            &mut sim,
+            ArmCommand::MoveJoints(MoveJoints {
+                move_id: 2,
+                target: up.map(CentiDeg::from_radians),
+                speed,
+            }),
+        );
         sim.advance(0.01);
     }
     assert!(held(&shared).is_some(), "the cup sealed before it rose");

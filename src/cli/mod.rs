@@ -9,6 +9,7 @@ mod gauntlet;
 // The graph client: `watch` uses part of it, `play` and the tests the rest.
 #[allow(dead_code)]
 mod graph;
+mod hw;
 mod ladder;
 mod launch;
 mod moves;
@@ -65,6 +66,10 @@ enum Command {
     Play(play::Args),
     /// The simulated robot against a simulated human driven by a planner: `watch --level easy --opponent alphabeta:depth=2`.
     Watch(watch::Args),
+    /// Bring-up tools for the real robot's controllers (or, with `--sim`, the simulated
+    /// ones): `hw ports`, `hw field`, `hw arm home`, `hw arm jog --joint 1 --by 10`,
+    /// `hw head sweep`, `hw head eyes`.
+    Hw(hw::Args),
     /// A teacher's review of the games of a PDN file: each move judged (best, good,
     /// inaccuracy, mistake, blunder, brilliant), the worst with the better move and its
     /// refutation.
@@ -93,9 +98,15 @@ pub fn parse_duration_arg(text: &str) -> Result<std::time::Duration, String> {
 /// Warnings and errors on stderr, except the DDS layers' internals (RustDDS's loopback
 /// discovery chatter and teardown errors, ros2-client's notes), which are not the user's
 /// business; `RUST_LOG` replaces the whole filter.
-pub fn init_logging() {
+pub fn init_logging(cli: &Cli) {
+    // `hw` says itself what went wrong with a port; the link's and the in-process sim's own
+    // warnings (a probe refused, a probe's session ended) would only bury that.
+    let default = match cli.command {
+        Command::Hw(_) => "warn,rustdds=off,ros2_client=off,serial_link=off,sim=off",
+        _ => "warn,rustdds=off,ros2_client=off",
+    };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,rustdds=off,ros2_client=off"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -115,5 +126,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Play(args) => play::run(&args),
         Command::Watch(args) => watch::run(&args),
         Command::Review(args) => review::run(&args),
+        Command::Hw(args) => hw::run(&args),
     }
 }

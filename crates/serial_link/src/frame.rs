@@ -107,7 +107,8 @@ pub fn decode_frame(encoded: &[u8]) -> Result<RawFrame, FrameError> {
     h.copy_from_slice(head);
     Ok(RawFrame {
         header: Header::from_bytes(h),
-        payload: Payload::from_slice(payload).map_err(|_| FrameError::PayloadTooLong(payload.len()))?,
+        payload: Payload::from_slice(payload)
+            .map_err(|_| FrameError::PayloadTooLong(payload.len()))?,
     })
 }
 

@@ -26,10 +26,10 @@ mod link;
 mod log;
 #[cfg(all(feature = "port", unix))]
 pub mod port;
+pub mod time;
 #[cfg(feature = "tokio")]
 pub mod transport;
 pub mod units;
-pub mod time;
 pub mod wire;
 
 pub use arm::{ArmCommand, ArmReport};

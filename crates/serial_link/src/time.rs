@@ -49,6 +49,9 @@ mod tests {
         assert_eq!(t.after(Duration::from_millis(2)), Micros(3_000));
         assert_eq!(Micros(3_000).since(t), Duration::from_millis(2));
         assert_eq!(t.since(Micros(3_000)), Duration::ZERO);
-        assert_eq!(Micros(u64::MAX).after(Duration::from_secs(1)), Micros(u64::MAX));
+        assert_eq!(
+            Micros(u64::MAX).after(Duration::from_secs(1)),
+            Micros(u64::MAX)
+        );
     }
 }

@@ -56,7 +56,10 @@ fn example<M: Message>(
             msg_type: msg.msg_type(),
         },
         msg_type: msg.msg_type(),
-        payload: msg.payload().expect("every example fits in a frame").to_vec(),
+        payload: msg
+            .payload()
+            .expect("every example fits in a frame")
+            .to_vec(),
     }
 }
 

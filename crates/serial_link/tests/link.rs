@@ -345,7 +345,8 @@ fn wrong_controller_on_the_port_is_reported_not_connected() {
     // The host expects the field controller but the cable leads to the head controller. The
     // link types differ too, so use the raw sets that share nothing: the handshake is what
     // decides.
-    let host: Link<FieldCommand, FieldReport, Instant> = Link::host(ControllerKind::Field, config(11), t0);
+    let host: Link<FieldCommand, FieldReport, Instant> =
+        Link::host(ControllerKind::Field, config(11), t0);
     let ctrl: Link<FieldReport, FieldCommand, Instant> = Link::controller(
         ControllerKind::Head,
         FirmwareId::new("head"),

@@ -5,10 +5,10 @@ use std::convert::Infallible;
 use embedded_hal::pwm::{ErrorType as PwmErrorType, SetDutyCycle};
 use embedded_hal::spi::{ErrorType as SpiErrorType, Operation, SpiDevice};
 use firmware_core::head::max7219::{self, Orientation};
-use serial_link::head::EyeBitmap;
 use firmware_core::head::{
     set_pulse, Head, HeadCommand, HeadConfig, HeadReport, ServoAngle, ServoId, SERVO_PERIOD_US,
 };
+use serial_link::head::EyeBitmap;
 
 fn head() -> Head {
     Head::new(HeadConfig::paper_robot())
@@ -81,7 +81,11 @@ fn speed_zero_is_the_servos_fastest_and_targets_are_clamped() {
     run(&mut h, &mut now, 1_000_000, 1_000);
     let s = h.status();
     assert_eq!((s.pan.0, s.tilt.0), (-9_000, 4_500), "the neck's limits");
-    assert_eq!((s.brow_left.0, s.brow_right.0), (1_500, -3_000), "the brows'");
+    assert_eq!(
+        (s.brow_left.0, s.brow_right.0),
+        (1_500, -3_000),
+        "the brows'"
+    );
     h.command(HeadCommand::StatusRequest);
     assert_eq!(h.next_report(), Some(HeadReport::Status(s)));
     assert_eq!(h.next_report(), None);

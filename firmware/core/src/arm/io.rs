@@ -7,8 +7,8 @@ use core::convert::Infallible;
 use embedded_hal::delay::DelayNs;
 use embedded_hal::digital::{InputPin, OutputPin};
 
-use serial_link::arm::JOINTS;
 use crate::stepper::{Direction, StepDir};
+use serial_link::arm::JOINTS;
 
 /// The arm's hardware, as the controller logic sees it.
 pub trait ArmIo {

@@ -15,9 +15,7 @@ mod io;
 
 pub use config::{ArmConfig, HomingConfig, JointConfig};
 pub use io::{ArmIo, HalArmIo};
-pub use serial_link::arm::{
-    Alarm, AlarmCode, ArmState, ArmStatus, MoveJoints, JOINTS, NO_JOINT,
-};
+pub use serial_link::arm::{Alarm, AlarmCode, ArmState, ArmStatus, MoveJoints, JOINTS, NO_JOINT};
 pub use serial_link::{ArmCommand, ArmReport};
 
 use heapless::Deque;

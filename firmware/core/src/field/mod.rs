@@ -204,9 +204,7 @@ impl Field {
         if let Some(s) = self.answer.take() {
             return Some(FieldReport::Snapshot(s));
         }
-        let b = BUTTONS
-            .into_iter()
-            .find(|&b| self.press_pending[slot(b)])?;
+        let b = BUTTONS.into_iter().find(|&b| self.press_pending[slot(b)])?;
         self.press_pending[slot(b)] = false;
         Some(FieldReport::ButtonPressed {
             button: b,
