@@ -146,11 +146,9 @@ const PRESS_SCANS: u8 = 8;
 pub struct SimFieldInputs {
     /// Sensors that see a magnet now, in wiring order (set by the world before each scan).
     pub sensors: u32,
-    /// Probability per scan that a sensor starts misreading (a stray field, a loose wire).
+    /// Probability per scan that a sensor misreads (a stray field, a loose wire).
     pub bit_flip: f64,
     rng: Rng,
-    /// A sensor misreading, and for how many more scans.
-    flipped: Option<(u32, u8)>,
     /// Presses still to make: confirm, new game.
     queued: [u16; 2],
     /// The button now down or just released, and for how many more scans.
@@ -164,7 +162,6 @@ impl SimFieldInputs {
             sensors: 0,
             bit_flip: 0.0,
             rng: Rng::new(seed),
-            flipped: None,
             queued: [0; 2],
             pressing: None,
             latched: RawInputs::default(),
@@ -200,14 +197,11 @@ impl SimFieldInputs {
 impl FieldInputs for SimFieldInputs {
     fn latch(&mut self) {
         let mut sensors = self.sensors;
-        if self.flipped.is_none() && self.rng.chance(self.bit_flip) {
-            // Long enough to pass the firmware's debouncing, as a real misreading would.
-            self.flipped = Some((1 << self.rng.below(32), PRESS_SCANS));
-            tracing::debug!("injected fault: a sensor misreads");
-        }
-        if let Some((bit, left)) = self.flipped {
-            sensors ^= bit;
-            self.flipped = (left > 1).then(|| (bit, left - 1));
+        // A glitch lasts one scan, as a stray field or a loose contact does: the firmware's
+        // debouncing is what stands between it and the host.
+        if self.rng.chance(self.bit_flip) {
+            sensors ^= 1 << self.rng.below(32);
+            tracing::debug!("injected fault: a sensor misreads for one scan");
         }
         let buttons = self.buttons();
         self.latched = RawInputs { sensors, buttons };
