@@ -56,6 +56,9 @@ pub enum HandshakeError {
 }
 
 /// Something the owner of a link should know or act on.
+// `Disconnected` carries its lost ids inline: boxing them would need a heap, which the firmware
+// has not.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event<Rx> {
     /// A session started.
