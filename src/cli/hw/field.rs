@@ -101,8 +101,8 @@ mod tests {
         };
         let text = render(&s);
         let rows: Vec<&str> = text.lines().collect();
-        assert_eq!(rows[0], "8   o   o   o   o");
-        assert_eq!(rows[3], "5   .   .   .   .");
+        assert_eq!(rows[0], "8    o   o   o   o");
+        assert_eq!(rows[3], "5  .   .   .   .  ");
         assert_eq!(rows[7], "1  o   o   o   o  ");
         assert!(rows[9].starts_with("pieces 24  confirm down (2 presses)  new game up"));
     }
