@@ -12,11 +12,11 @@
 
 use std::time::Instant;
 
-use firmware_core::arm::{Arm, ArmCommand, ArmConfig, ArmIo, MoveJoints};
+use firmware_core::arm::{Arm, ArmCommand, ArmConfig, ArmIo, ArmState, MoveJoints};
 use firmware_core::device::{Device, FieldUnit, HeadOutputs, HeadUnit};
-use firmware_core::field::{Field, FieldConfig, FieldInputs, RawInputs};
+use firmware_core::field::{FieldInputs, RawInputs};
 use firmware_core::head::max7219::Transaction;
-use firmware_core::head::{Head, HeadConfig, SERVOS};
+use firmware_core::head::SERVOS;
 use firmware_core::stepper::Direction;
 use serial_link::{CentiDeg, FirmwareId, Link, Micros, Transmit, TRANSMIT_LEN};
 
@@ -79,11 +79,15 @@ fn homed_arm() -> (Arm<Recorder>, u64) {
     (arm, now)
 }
 
-/// The long move: every joint from 0 to near its far limit at full speed.
+/// The long move: every joint from home to near its far limit at full speed (or back).
 fn long_move() -> ArmCommand {
+    move_to([8_000, 8_000, 7_000])
+}
+
+fn move_to(target: [i32; 3]) -> ArmCommand {
     ArmCommand::MoveJoints(MoveJoints {
         move_id: 1,
-        target: [CentiDeg(8_000), CentiDeg(8_000), CentiDeg(7_000)],
+        target: target.map(CentiDeg),
         speed: 0,
     })
 }
@@ -151,16 +155,21 @@ fn timing(period: u64) -> (usize, f64, u64, f64) {
     (n, sum as f64 / n.max(1) as f64, worst, top_rate)
 }
 
-/// `polls` turns of the arm controller's loop, 10 µs apart, during the long move if `busy`.
+/// `polls` turns of the arm controller's loop, 10 µs apart; if `busy`, the arm makes the long
+/// move there and back all the while.
 fn polls(polls: u64, busy: bool) -> f64 {
     let (arm, t0) = homed_arm();
     let mut dev = Device::new(arm, FirmwareId::new("figures"), 1, t0);
-    if busy {
-        dev.command(long_move(), t0);
-    }
+    let mut out = true;
     let start = Instant::now();
     for i in 0..polls {
-        dev.poll(t0 + i * 10);
+        let now = t0 + i * 10;
+        if busy && dev.logic().state() == ArmState::Idle {
+            let target = if out { [8_000, 8_000, 7_000] } else { [0, 0, 0] };
+            dev.command(move_to(target), now);
+            out = !out;
+        }
+        dev.poll(now);
         std::hint::black_box(dev.take_transmit());
     }
     start.elapsed().as_nanos() as f64 / polls.max(1) as f64
