@@ -36,6 +36,9 @@ pub struct Faults {
     pub drop_frames: f64,
     /// How many of the next picks fail: the cup does not seal, however well placed.
     pub failed_picks: i64,
+    /// Step pulses a joint (drawn at random) will miss from now on: a stalled motor. The
+    /// firmware cannot know; the next homing finds the switch off where it expects it.
+    pub lost_steps: i64,
     /// Controllers that stop answering: they read and ignore everything and send nothing.
     pub silent: Vec<Controller>,
 }
@@ -45,18 +48,19 @@ pub struct Faults {
 pub enum FaultError {
     #[error("expected NAME:=VALUE, got {0:?}")]
     Syntax(String),
-    #[error("no fault named {0:?} (sensor_bit_flip, serial_noise, drop_frames, failed_picks, field_silent, arm_silent, head_silent)")]
+    #[error("no fault named {0:?} (sensor_bit_flip, serial_noise, drop_frames, failed_picks, lost_steps, field_silent, arm_silent, head_silent)")]
     Unknown(String),
     #[error("fault {name}: bad value {value:?}")]
     Value { name: String, value: String },
 }
 
 /// The fault names, as parameters take them (prefixed `faults.`).
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "sensor_bit_flip",
     "serial_noise",
     "drop_frames",
     "failed_picks",
+    "lost_steps",
     "field_silent",
     "arm_silent",
     "head_silent",
@@ -94,17 +98,19 @@ impl Faults {
                 .ok_or_else(bad)
         };
         let flag = || value.parse::<bool>().map_err(|_| bad());
+        let count = || {
+            value
+                .parse::<i64>()
+                .ok()
+                .filter(|n| *n >= 0)
+                .ok_or_else(bad)
+        };
         match name {
             "sensor_bit_flip" => self.sensor_bit_flip = probability()?,
             "serial_noise" => self.serial_noise = probability()?,
             "drop_frames" => self.drop_frames = probability()?,
-            "failed_picks" => {
-                self.failed_picks = value
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|n| *n >= 0)
-                    .ok_or_else(bad)?
-            }
+            "failed_picks" => self.failed_picks = count()?,
+            "lost_steps" => self.lost_steps = count()?,
             "field_silent" => self.set_silent(Controller::Field, flag()?),
             "arm_silent" => self.set_silent(Controller::Arm, flag()?),
             "head_silent" => self.set_silent(Controller::Head, flag()?),
@@ -121,6 +127,7 @@ impl fmt::Display for Faults {
         writeln!(f, "serial_noise:={}", self.serial_noise)?;
         writeln!(f, "drop_frames:={}", self.drop_frames)?;
         writeln!(f, "failed_picks:={}", self.failed_picks)?;
+        writeln!(f, "lost_steps:={}", self.lost_steps)?;
         for c in Controller::ALL {
             writeln!(f, "{}_silent:={}", c.name(), self.is_silent(c))?;
         }

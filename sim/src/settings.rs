@@ -102,7 +102,7 @@ impl Settings {
         for name in NAMES {
             let key = format!("faults.{name}");
             let text = match name {
-                "failed_picks" => p.declare(&key, 0i64)?.to_string(),
+                "failed_picks" | "lost_steps" => p.declare(&key, 0i64)?.to_string(),
                 n if n.ends_with("_silent") => p.declare(&key, false)?.to_string(),
                 _ => p.declare(&key, 0.0f64)?.to_string(),
             };

@@ -202,6 +202,17 @@ impl Sim {
     /// already be under way when the tick comes: judged only after moving, the cup would rise
     /// off a piece it sat on all along and never seal.
     pub fn step(&mut self) {
+        if self.faults.lost_steps > 0 {
+            let n = u32::try_from(self.faults.lost_steps).unwrap_or(u32::MAX);
+            self.faults.lost_steps = 0;
+            let joint = self.rng.below(3);
+            self.arm.logic_mut().io_mut().lose_steps(joint, n);
+            tracing::info!(
+                joint = joint + 1,
+                steps = n,
+                "injected fault: a joint misses steps"
+            );
+        }
         self.cup_acts();
         let now = self.micros();
         self.arm.poll(now);

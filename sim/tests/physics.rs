@@ -249,3 +249,45 @@ fn a_pick_whose_dwell_is_shorter_than_a_tick_still_seals() {
     }
     assert!(held(&shared).is_some(), "the cup sealed before it rose");
 }
+
+#[test]
+fn lost_steps_leave_a_joint_off_unknown_to_the_firmware_until_homing_finds_it() {
+    let (shared, _) = sim(&[]);
+    home(&shared);
+    lock(&shared).faults.lost_steps = 500;
+    let target = [CentiDeg(3_000), CentiDeg(3_000), CentiDeg(3_000)];
+    arm_command(
+        &mut lock(&shared),
+        ArmCommand::MoveJoints(MoveJoints {
+            move_id: 4,
+            target,
+            speed: 0,
+        }),
+    );
+    for _ in 0..300 {
+        lock(&shared).advance(0.01);
+    }
+    let (believed, truth) = {
+        let sim = lock(&shared);
+        (sim.arm.logic().status().joints, sim.joints())
+    };
+    assert_eq!(believed, target, "the firmware believes it arrived");
+    let off: Vec<f64> = (0..3)
+        .map(|j| (believed[j].radians() - truth[j]).to_degrees())
+        .collect();
+    // 500 of 32,000 steps a turn: 5.625 degrees short on one joint, none on the others.
+    assert_eq!(
+        off.iter().filter(|d| (**d - 5.625).abs() < 0.01).count(),
+        1,
+        "{off:?}"
+    );
+    assert_eq!(off.iter().filter(|d| d.abs() < 0.01).count(), 2, "{off:?}");
+
+    arm_command(&mut lock(&shared), ArmCommand::Home);
+    for _ in 0..1000 {
+        lock(&shared).advance(0.01);
+    }
+    let status = lock(&shared).arm.logic().status();
+    assert_eq!(status.state, serial_link::arm::ArmState::Alarm);
+    assert!(!status.homed);
+}

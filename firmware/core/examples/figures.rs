@@ -105,7 +105,10 @@ fn ram() {
     println!("  head controller  {head:>6}");
     println!("  field controller {field:>6}");
     println!("  per USB port     {pending:>6} (bytes the port has not taken yet)");
-    println!("  transmit buffer  {:>6} (returned by value each loop turn)", std::mem::size_of::<Transmit>());
+    println!(
+        "  transmit buffer  {:>6} (returned by value each loop turn)",
+        std::mem::size_of::<Transmit>()
+    );
     println!(
         "  control board    {:>6} (arm + head + two ports), field board {:>6}, of 264 KB",
         arm + head + 2 * pending,
@@ -165,7 +168,11 @@ fn polls(polls: u64, busy: bool) -> f64 {
     for i in 0..polls {
         let now = t0 + i * 10;
         if busy && dev.logic().state() == ArmState::Idle {
-            let target = if out { [8_000, 8_000, 7_000] } else { [0, 0, 0] };
+            let target = if out {
+                [8_000, 8_000, 7_000]
+            } else {
+                [0, 0, 0]
+            };
             dev.command(move_to(target), now);
             out = !out;
         }

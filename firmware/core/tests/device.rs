@@ -7,9 +7,7 @@ use firmware_core::arm::{
 };
 use firmware_core::device::Device;
 use firmware_core::stepper::Direction;
-use serial_link::{
-    CentiDeg, ControllerKind, Event, FirmwareId, Link, LinkConfig, Micros,
-};
+use serial_link::{CentiDeg, ControllerKind, Event, FirmwareId, Link, LinkConfig, Micros};
 
 /// Joints that turn a step per pulse, with the switches where the configuration puts them.
 struct Joints {
@@ -43,8 +41,14 @@ impl Bench {
         let cfg = ArmConfig::paper_robot();
         // Powered up 30 degrees off zero on every joint: the count says 0, the truth differs.
         let io = Joints {
-            position: [cfg.joints[0].steps(3_000), cfg.joints[1].steps(3_000), cfg.joints[2].steps(3_000)],
-            switch_at: core::array::from_fn(|j| cfg.joints[j].steps(cfg.joints[j].homing.switch_at)),
+            position: [
+                cfg.joints[0].steps(3_000),
+                cfg.joints[1].steps(3_000),
+                cfg.joints[2].steps(3_000),
+            ],
+            switch_at: core::array::from_fn(|j| {
+                cfg.joints[j].steps(cfg.joints[j].homing.switch_at)
+            }),
         };
         let config = LinkConfig {
             nonce_seed: Some(7),
@@ -84,7 +88,9 @@ impl Bench {
     }
 
     fn send(&mut self, cmd: ArmCommand) {
-        self.host.send(cmd, Micros(self.now)).expect("a session is up");
+        self.host
+            .send(cmd, Micros(self.now))
+            .expect("a session is up");
     }
 
     fn last_status(&self) -> Option<firmware_core::arm::ArmStatus> {
@@ -100,7 +106,10 @@ fn a_session_homes_the_arm_and_a_move_is_reported_done() {
     let mut b = Bench::new();
     b.run(50_000);
     assert!(b.host.is_connected() && b.arm.connected());
-    assert_eq!(b.host.peer().map(|p| p.firmware), Some(FirmwareId::new("test-arm")));
+    assert_eq!(
+        b.host.peer().map(|p| p.firmware),
+        Some(FirmwareId::new("test-arm"))
+    );
     let s = b.last_status().expect("a status at the start of a session");
     assert!(!s.homed);
 
@@ -112,7 +121,12 @@ fn a_session_homes_the_arm_and_a_move_is_reported_done() {
     let io = b.arm.logic().io();
     let cfg = ArmConfig::paper_robot();
     for j in 0..3 {
-        assert_eq!(cfg.joints[j].centideg(io.position[j]), s.joints[j].0, "J{}", j + 1);
+        assert_eq!(
+            cfg.joints[j].centideg(io.position[j]),
+            s.joints[j].0,
+            "J{}",
+            j + 1
+        );
     }
 
     b.send(ArmCommand::MoveJoints(MoveJoints {
@@ -123,7 +137,10 @@ fn a_session_homes_the_arm_and_a_move_is_reported_done() {
     b.run(3_000_000);
     let s = b.last_status().expect("status");
     assert_eq!((s.state, s.move_id), (ArmState::Idle, 9));
-    assert_eq!(s.joints, [CentiDeg(4_500), CentiDeg(2_000), CentiDeg(3_000)]);
+    assert_eq!(
+        s.joints,
+        [CentiDeg(4_500), CentiDeg(2_000), CentiDeg(3_000)]
+    );
 }
 
 #[test]
@@ -152,7 +169,9 @@ fn a_host_gone_silent_mid_move_stops_the_arm_and_is_told_at_the_next_session() {
     b.run(2_000_000);
     assert!(b.host.is_connected());
     assert!(
-        b.reports.iter().any(|r| matches!(r, ArmReport::Alarm(a) if a.code == AlarmCode::HostLost)),
+        b.reports
+            .iter()
+            .any(|r| matches!(r, ArmReport::Alarm(a) if a.code == AlarmCode::HostLost)),
         "{:?}",
         b.reports
     );

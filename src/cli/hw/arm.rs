@@ -8,7 +8,7 @@ use serial_link::arm::{Alarm, AlarmCode, ArmState, ArmStatus, MoveJoints, NO_JOI
 use serial_link::transport::LinkHandle;
 use serial_link::{ArmCommand, ArmReport, CentiDeg, ControllerKind};
 
-use super::connect::{open, report};
+use super::connect::report;
 use super::Bench;
 
 #[derive(Debug, clap::Args)]
@@ -57,12 +57,9 @@ const HOMING_WITHIN: Duration = Duration::from_secs(60);
 const ANSWER_WITHIN: Duration = Duration::from_secs(2);
 
 pub async fn run(bench: &Bench, args: &Args) -> anyhow::Result<()> {
-    let path = bench
-        .port_of(args.port.as_ref(), ControllerKind::Arm)
+    let mut link = bench
+        .session::<ArmCommand, ArmReport>(args.port.as_ref(), ControllerKind::Arm)
         .await?;
-    let (mut link, peer) =
-        open::<ArmCommand, ArmReport>(&path, bench.baud, ControllerKind::Arm).await?;
-    eprintln!("{}: arm controller \"{}\"", path.display(), peer.firmware);
     let result = act(&mut link, &args.action).await;
     link.task.abort();
     let status = result?;

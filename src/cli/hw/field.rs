@@ -8,7 +8,7 @@ use draughts::Square;
 use serial_link::field::{Button, Snapshot};
 use serial_link::{ControllerKind, FieldCommand, FieldReport};
 
-use super::connect::{open, report};
+use super::connect::report;
 use super::Bench;
 
 #[derive(Debug, clap::Args)]
@@ -25,12 +25,9 @@ pub struct Args {
 }
 
 pub async fn run(bench: &Bench, args: &Args) -> anyhow::Result<()> {
-    let path = bench
-        .port_of(args.port.as_ref(), ControllerKind::Field)
+    let mut link = bench
+        .session::<FieldCommand, FieldReport>(args.port.as_ref(), ControllerKind::Field)
         .await?;
-    let (mut link, peer) =
-        open::<FieldCommand, FieldReport>(&path, bench.baud, ControllerKind::Field).await?;
-    eprintln!("{}: field controller \"{}\"", path.display(), peer.firmware);
     let redraw = std::io::stdout().is_terminal() && args.count != Some(1);
     let mut shown = 0;
     while args.count.is_none_or(|n| shown < n) {

@@ -7,7 +7,7 @@ use serial_link::head::{EyeBitmap, HeadStatus, MAX_BRIGHTNESS};
 use serial_link::transport::LinkHandle;
 use serial_link::{ControllerKind, HeadCommand, HeadReport, ServoAngle};
 
-use super::connect::{open, report};
+use super::connect::report;
 use super::Bench;
 
 #[derive(Debug, clap::Args)]
@@ -34,12 +34,9 @@ enum Action {
 type HeadLink = LinkHandle<HeadCommand, HeadReport>;
 
 pub async fn run(bench: &Bench, args: &Args) -> anyhow::Result<()> {
-    let path = bench
-        .port_of(args.port.as_ref(), ControllerKind::Head)
+    let mut link = bench
+        .session::<HeadCommand, HeadReport>(args.port.as_ref(), ControllerKind::Head)
         .await?;
-    let (mut link, peer) =
-        open::<HeadCommand, HeadReport>(&path, bench.baud, ControllerKind::Head).await?;
-    eprintln!("{}: head controller \"{}\"", path.display(), peer.firmware);
     let result = match args.action {
         Action::Sweep { range } => sweep(&mut link, range).await,
         Action::Eyes => eyes(&mut link).await,

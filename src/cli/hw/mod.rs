@@ -80,6 +80,27 @@ impl Bench {
             })
     }
 
+    /// A session with the controller of `kind` on `given` (else the one found), announced on
+    /// stderr with its firmware id.
+    pub(crate) async fn session<Tx, Rx>(
+        &self,
+        given: Option<&PathBuf>,
+        kind: ControllerKind,
+    ) -> anyhow::Result<serial_link::transport::LinkHandle<Tx, Rx>>
+    where
+        Tx: serial_link::Message + Send + 'static,
+        Rx: serial_link::Message + Send + 'static,
+    {
+        let path = self.port_of(given, kind).await?;
+        let (link, peer) = connect::open(&path, self.baud, kind).await?;
+        eprintln!(
+            "{}: {kind} controller \"{}\"",
+            path.display(),
+            peer.firmware
+        );
+        Ok(link)
+    }
+
     fn candidates(&self) -> anyhow::Result<Vec<PathBuf>> {
         if let Some(dir) = &self.sim_dir {
             return Ok(["field", "arm", "head"]
