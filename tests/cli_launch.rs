@@ -295,3 +295,45 @@ fn the_simulated_robot_stops_in_order() {
         );
     }
 }
+
+/// The pid in a `[launch] started NAME (pid N)` line.
+fn started_pid(line: &str, name: &str) -> Option<String> {
+    let rest = line.strip_prefix(&format!("[launch] started {name} (pid "))?;
+    Some(rest.trim_end_matches(')').to_string())
+}
+
+#[test]
+fn a_node_with_respawn_is_started_again_after_it_dies() {
+    let (child, rx) = spawn("tests/launch/respawn.launch.xml", 2);
+    let first = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("a first line");
+    let pid = started_pid(&first, "phoenix").unwrap_or_else(|| panic!("{first}"));
+    std::thread::sleep(Duration::from_millis(500));
+    let killed = Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let mut log = String::new();
+    let again = loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("no respawn:\n{log}"));
+        log.push_str(&line);
+        log.push('\n');
+        if let Some(p) = started_pid(&line, "phoenix") {
+            break p;
+        }
+    };
+    assert_ne!(again, pid);
+    assert!(
+        log.contains("[launch] node phoenix died (signal: 9 (SIGKILL)): respawning in 0.5 s"),
+        "{log}"
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    interrupt(&child);
+    let (status, rest) = finish(child, &rx, Duration::from_secs(15));
+    assert!(status.success(), "{log}{rest}");
+    assert!(rest.contains("[launch] phoenix stopped"), "{log}{rest}");
+}

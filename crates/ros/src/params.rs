@@ -119,6 +119,17 @@ fn array_of(items: Vec<ParamValue>) -> Option<ParamValue> {
     None
 }
 
+impl ParamValue {
+    /// The value as a level file or a spec string writes it: a string without quotes.
+    pub fn text(&self) -> String {
+        match self {
+            ParamValue::String(s) => s.clone(),
+            ParamValue::Double(d) => d.to_string(),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for ParamValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -425,6 +436,20 @@ impl Params {
                 Ok(())
             }
         }
+    }
+
+    /// Declares `name` with the value it was given (a params file, `-p`), whatever its type:
+    /// for a node whose parameters are open-ended, as a planner level's are. `None` if it was
+    /// not given.
+    pub fn declare_given(&mut self, name: &str) -> Option<ParamValue> {
+        let value = self.overrides.get(name)?.clone();
+        self.values.insert(name.to_string(), value.clone());
+        Some(value)
+    }
+
+    /// The names of every override given, declared or not.
+    pub fn given(&self) -> Vec<String> {
+        self.overrides.keys().cloned().collect()
     }
 
     /// Overrides no declaration used (worth a warning: usually a typo).

@@ -5,7 +5,8 @@
 //! [`arm`], [`head`]) and [`Link`], a sans-IO endpoint with the handshake, acknowledgements and
 //! retransmission. `docs/serial-protocol.md` is the same protocol written for firmware authors.
 //! With the `tokio` feature, [`transport`] runs a link over any async byte stream; with `port`
-//! (Unix), `port` opens serial devices and pseudo-terminals as such streams.
+//! (Unix), `port` opens serial devices and pseudo-terminals as such streams, and [`session`]
+//! keeps a host's link alive across lost ports: the one reconnecting loop of the driver nodes.
 //!
 //! Without the default `std` feature the crate is `no_std` and allocates nothing: every buffer
 //! is a `heapless` one of the size the protocol gives, and time is [`Micros`]. The controllers'
@@ -26,6 +27,8 @@ mod link;
 mod log;
 #[cfg(all(feature = "port", unix))]
 pub mod port;
+#[cfg(feature = "tokio")]
+pub mod session;
 pub mod time;
 #[cfg(feature = "tokio")]
 pub mod transport;

@@ -1,17 +1,16 @@
-//! The field controller over its serial link. One task owns the port: it opens it (again every
-//! 2 s while it is missing or after it closed), runs the link, and says in the logs when the
-//! controller is lost and found. Readers ask for snapshots through [`Field`]; button presses
-//! and new sessions come out as [`FieldEvent`]s.
+//! The field controller over its serial link: `serial_link`'s reconnecting session owns the
+//! port (opened again every 2 s while it is missing or after it closed; it says in the logs
+//! when the controller is lost and found). Readers ask for snapshots through [`Field`]; button
+//! presses and new sessions come out as [`FieldEvent`]s.
 
 use std::time::Duration;
 
 use serial_link::field::{Button, Snapshot};
+use serial_link::session::{port_connector, reconnecting, Connector, SessionEvent};
 use serial_link::transport::LinkSender;
-use serial_link::{ControllerKind, Event, FieldCommand, FieldHost, FieldReport, LinkConfig};
+use serial_link::{ControllerKind, Event, FieldCommand, FieldReport};
 use tokio::sync::{mpsc, watch, Mutex};
 use tokio::time::{timeout, Instant};
-
-const REOPEN: Duration = Duration::from_secs(2);
 
 /// What the node hears from the field controller besides snapshots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,28 +49,30 @@ pub struct Field {
     pub request_timeout: Duration,
 }
 
-/// Starts the task that owns `port`.
+/// Starts the session with the controller on `port`.
 pub fn start(
     port: String,
     baud: u32,
     request_timeout: Duration,
 ) -> (Field, mpsc::Receiver<FieldEvent>) {
-    let (sender_tx, sender_rx) = watch::channel(None);
+    start_with(port_connector(port.clone(), baud), port, request_timeout)
+}
+
+/// The same over any byte stream `connect` opens (a test's in-memory pipe); `port` names it.
+pub fn start_with(
+    connect: Connector,
+    port: String,
+    request_timeout: Duration,
+) -> (Field, mpsc::Receiver<FieldEvent>) {
+    let session = reconnecting(connect, ControllerKind::Field, port.clone());
     let (status_tx, status_rx) = watch::channel("not connected yet".to_string());
     let (snap_tx, snap_rx) = mpsc::channel(16);
     let (event_tx, event_rx) = mpsc::channel(16);
-    tokio::spawn(own_port(
-        port.clone(),
-        baud,
-        sender_tx,
-        status_tx,
-        snap_tx,
-        event_tx,
-    ));
+    tokio::spawn(follow(session.events, status_tx, snap_tx, event_tx));
     (
         Field {
             port,
-            sender: sender_rx,
+            sender: session.sender,
             status: status_rx,
             snapshots: Mutex::new(snap_rx),
             request_timeout,
@@ -80,96 +81,44 @@ pub fn start(
     )
 }
 
-async fn own_port(
-    port: String,
-    baud: u32,
-    sender: watch::Sender<Option<LinkSender<FieldCommand>>>,
+/// Turns the session's events into snapshots, field events and the status the errors quote.
+async fn follow(
+    mut session: mpsc::Receiver<SessionEvent<FieldReport>>,
     status: watch::Sender<String>,
     snapshots: mpsc::Sender<Snapshot>,
     events: mpsc::Sender<FieldEvent>,
 ) {
-    let mut warned = false;
-    loop {
-        if port.is_empty() {
-            tracing::error!("no field controller port configured (parameter port)");
-            status.send_replace("no port configured (parameter port)".into());
-            return;
-        }
-        let io = match serial_link::port::open(&port, baud) {
-            Ok(io) => io,
-            Err(e) => {
-                if !warned {
-                    tracing::warn!(
-                        "cannot open the field controller's port: {e}; retrying every {REOPEN:?}"
-                    );
-                    warned = true;
-                }
-                status.send_replace(format!("cannot open the port: {e}"));
-                tokio::time::sleep(REOPEN).await;
+    while let Some(event) = session.recv().await {
+        let now = match event {
+            SessionEvent::Unavailable(e) => format!("cannot open the port: {e}"),
+            SessionEvent::PortOpen => "port open, handshake under way".into(),
+            SessionEvent::PortClosed(why) => format!("{why}; reopening the port"),
+            SessionEvent::Link(Event::Connected(_)) => {
+                let _ = events.try_send(FieldEvent::Connected);
+                "connected".into()
+            }
+            SessionEvent::Link(Event::Disconnected { reason, .. }) => {
+                format!("lost the controller ({reason}); reconnecting")
+            }
+            SessionEvent::Link(Event::HandshakeFailed(e)) => e.to_string(),
+            SessionEvent::Link(Event::Received(FieldReport::Snapshot(s))) => {
+                // A full queue means nobody is reading: the snapshot is stale anyway.
+                let _ = snapshots.try_send(s);
                 continue;
             }
-        };
-        warned = false;
-        tracing::info!(%port, "field controller port open; connecting");
-        status.send_replace("port open, handshake under way".into());
-        let link = FieldHost::host(
-            ControllerKind::Field,
-            LinkConfig::default(),
-            Instant::now().into_std(),
-        );
-        let mut handle = serial_link::transport::spawn(io, link);
-        let mut connected = false;
-        while let Some(event) = handle.events.recv().await {
-            match event {
-                Event::Connected(peer) => {
-                    tracing::info!(%port, firmware = %peer.firmware.text(), "field controller connected");
-                    connected = true;
-                    sender.send_replace(Some(handle.sender.clone()));
-                    status.send_replace("connected".into());
-                    let _ = events.try_send(FieldEvent::Connected);
+            SessionEvent::Link(Event::Received(FieldReport::ButtonPressed { button, presses })) => {
+                let ev = match button {
+                    Button::Confirm => FieldEvent::Confirm { presses },
+                    Button::NewGame => FieldEvent::NewGame { presses },
+                };
+                if events.send(ev).await.is_err() {
+                    return;
                 }
-                Event::Disconnected { reason, .. } => {
-                    tracing::warn!(%port, "lost the field controller ({reason}); reconnecting");
-                    connected = false;
-                    sender.send_replace(None);
-                    status.send_replace(format!("lost the controller ({reason}); reconnecting"));
-                }
-                Event::HandshakeFailed(e) => {
-                    tracing::warn!(%port, "field controller: {e}");
-                    status.send_replace(e.to_string());
-                }
-                Event::Received(FieldReport::Snapshot(s)) => {
-                    // A full queue means nobody is reading: the snapshot is stale anyway.
-                    let _ = snapshots.try_send(s);
-                }
-                Event::Received(FieldReport::ButtonPressed { button, presses }) => {
-                    let ev = match button {
-                        Button::Confirm => FieldEvent::Confirm { presses },
-                        Button::NewGame => FieldEvent::NewGame { presses },
-                    };
-                    if events.send(ev).await.is_err() {
-                        return;
-                    }
-                }
-                Event::Rejected { reason, .. } => {
-                    tracing::warn!(%port, ?reason, "the field controller refused a request");
-                }
-                Event::Delivered(_) => {}
+                continue;
             }
-        }
-        sender.send_replace(None);
-        let why = match handle.task.await {
-            Ok(Ok(())) => "the port closed".to_string(),
-            Ok(Err(e)) => e.to_string(),
-            Err(e) => e.to_string(),
+            SessionEvent::Link(Event::Rejected { .. } | Event::Delivered(_)) => continue,
         };
-        if connected {
-            tracing::warn!(%port, "lost the field controller: {why}; reopening the port");
-        } else {
-            tracing::warn!(%port, "field controller port: {why}; reopening");
-        }
-        status.send_replace(format!("{why}; reopening the port"));
-        tokio::time::sleep(REOPEN).await;
+        status.send_replace(now);
     }
 }
 

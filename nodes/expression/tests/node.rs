@@ -159,8 +159,17 @@ async fn frames_reach_the_head_controller_over_the_serial_protocol() {
     let mut face = Face::new(Attitude::Negative, Language::English, 0);
     face.on_event(&Ev::IllegalMove, &[]);
     let frame = face.frame(false);
-    let (tx, mut rx) = tokio::sync::watch::channel(Some(frame.clone()));
-    tokio::spawn(async move { expression::head_link::session(host_end, &mut rx).await });
+    // The node's end of the pipe, once: the session's connector.
+    let host_end = std::sync::Arc::new(std::sync::Mutex::new(Some(host_end)));
+    let connect: serial_link::session::Connector = std::sync::Arc::new(move || {
+        let end = host_end.lock().ok().and_then(|mut e| e.take());
+        Box::pin(async move {
+            end.map(|e| Box::new(e) as serial_link::session::BoxedIo)
+                .ok_or_else(|| std::io::Error::other("the pipe was taken"))
+        })
+    });
+    let tx = expression::head_link::start_with(connect, "pipe".into());
+    tx.send_replace(Some(frame.clone()));
 
     let mut eyes = None;
     let mut brows = None;

@@ -52,6 +52,92 @@ pub enum LevelError {
     },
 }
 
+/// What is wrong with one of a level's parameters.
+#[derive(Debug, thiserror::Error)]
+pub enum ParamError {
+    #[error("`algorithm` must name a planner")]
+    NoAlgorithm,
+    #[error("`{key}` {why}")]
+    Value { key: String, why: String },
+    #[error("`{key}`: {source}")]
+    Spec { key: String, source: SpecError },
+}
+
+impl ParamError {
+    /// The parameter at fault.
+    pub fn key(&self) -> &str {
+        match self {
+            ParamError::NoAlgorithm => "algorithm",
+            ParamError::Value { key, .. } | ParamError::Spec { key, .. } => key,
+        }
+    }
+}
+
+/// The one reading of a level, from its parameters as (name, text) pairs: `level:NAME` reads
+/// them from the file, the planner node from its ROS parameters (the same file, given with
+/// `--params-file`), so a level means the same planner everywhere.
+pub fn level_from_params<'a>(
+    name: &str,
+    params: impl IntoIterator<Item = (&'a str, String)>,
+) -> Result<Level, ParamError> {
+    let params: Vec<(&str, String)> = params.into_iter().collect();
+    let algorithm = params
+        .iter()
+        .find(|(k, _)| *k == "algorithm")
+        .map(|(_, v)| v.as_str())
+        .ok_or(ParamError::NoAlgorithm)?;
+    let spec_err = |key: &str| {
+        let key = key.to_string();
+        move |source| ParamError::Spec { key, source }
+    };
+    let mut spec = PlannerSpec::new(algorithm.parse().map_err(spec_err("algorithm"))?);
+    let mut rank = 0;
+    let mut description = String::new();
+    for (key, text) in &params {
+        let value = |why: &str| ParamError::Value {
+            key: key.to_string(),
+            why: why.to_string(),
+        };
+        match *key {
+            "algorithm" => {}
+            "rank" => rank = text.parse().map_err(|_| value("must be a whole number"))?,
+            "description" => description = text.clone(),
+            "time_budget_s" => {
+                let secs: f64 = text
+                    .parse()
+                    .map_err(|_| value("must be a number of seconds"))?;
+                // 0: no time limit (a goal's own budget, or another limit, decides).
+                if secs == 0.0 {
+                    continue;
+                }
+                if !(secs > 0.0 && secs <= 86_400.0) {
+                    return Err(value(
+                        "must be 0 (no time limit) or above 0 and at most a day",
+                    ));
+                }
+                spec.limits.time = Some(Duration::from_secs_f64(secs));
+            }
+            other => {
+                // The level files' longer names for some spec keys.
+                let spec_key = match other {
+                    "endgame_pieces" => "endgame",
+                    "eval_net" => "net",
+                    "eval_patterns" => "patterns",
+                    "generation" => "gen",
+                    k => k,
+                };
+                spec.set(spec_key, text).map_err(spec_err(other))?;
+            }
+        }
+    }
+    Ok(Level {
+        name: name.to_string(),
+        rank,
+        spec,
+        description,
+    })
+}
+
 /// Reads one level from the text of its params file.
 pub fn parse_level(name: &str, text: &str, path: &Path) -> Result<Level, LevelError> {
     let shape = |why: &str| LevelError::Shape {
@@ -69,20 +155,10 @@ pub fn parse_level(name: &str, text: &str, path: &Path) -> Result<Level, LevelEr
     let params = node
         .get("ros__parameters")
         .ok_or_else(|| shape("expected `ros__parameters` under the node key"))?;
-    let algorithm = params
-        .get("algorithm")
-        .and_then(Value::as_str)
-        .ok_or_else(|| shape("`algorithm` must name a planner"))?;
-    let spec_err = |source| LevelError::Spec {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut spec = PlannerSpec::new(algorithm.parse().map_err(spec_err)?);
     let Some(map) = params.as_mapping() else {
         return Err(shape("`ros__parameters` must be a mapping"));
     };
-    let mut rank = 0;
-    let mut description = String::new();
+    let mut entries = Vec::new();
     for (k, v) in map {
         let Some(key) = k.as_str() else {
             return Err(shape("parameter names must be strings"));
@@ -93,35 +169,14 @@ pub fn parse_level(name: &str, text: &str, path: &Path) -> Result<Level, LevelEr
             Value::Bool(b) => b.to_string(),
             _ => return Err(shape(&format!("`{key}` must be a number or a string"))),
         };
-        match key {
-            "algorithm" => {}
-            "rank" => {
-                rank = text
-                    .parse()
-                    .map_err(|_| shape("`rank` must be a whole number"))?;
-            }
-            "description" => description = text,
-            "time_budget_s" => {
-                let secs: f64 = text
-                    .parse()
-                    .map_err(|_| shape("`time_budget_s` must be a number of seconds"))?;
-                if !(secs > 0.0 && secs <= 86_400.0) {
-                    return Err(shape("`time_budget_s` must be above 0 and at most a day"));
-                }
-                spec.limits.time = Some(Duration::from_secs_f64(secs));
-            }
-            "endgame_pieces" => spec.set("endgame", &text).map_err(spec_err)?,
-            "eval_net" => spec.set("net", &text).map_err(spec_err)?,
-            "eval_patterns" => spec.set("patterns", &text).map_err(spec_err)?,
-            "generation" => spec.set("gen", &text).map_err(spec_err)?,
-            other => spec.set(other, &text).map_err(spec_err)?,
-        }
+        entries.push((key, text));
     }
-    Ok(Level {
-        name: name.to_string(),
-        rank,
-        spec,
-        description,
+    level_from_params(name, entries).map_err(|e| match e {
+        ParamError::Spec { source, .. } => LevelError::Spec {
+            path: path.to_path_buf(),
+            source,
+        },
+        other => shape(&other.to_string()),
     })
 }
 

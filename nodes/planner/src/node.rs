@@ -1,17 +1,14 @@
 //! The planner node: the `/planner/plan` action (feedback while it searches; a cancel stops the
 //! search at once) and `/planner/evaluation` after each plan.
 //!
-//! Parameters, as a `config/difficulty/<level>.yaml` sets them: `algorithm`, and that
-//! algorithm's limits: `time_budget_s`, `depth`, `nodes`, `sims` (0 = not set), `seed`,
-//! `threads` (0 = the planner's default), `endgame_pieces` (the endgame database of
-//! alpha-beta and zero, 0 = none), `eval_net` (alpha-beta adds the learned evaluation
-//! correction), `eval_patterns` (alpha-beta evaluates with the pattern evaluation instead),
-//! `prune` (alpha-beta's bolder pruning, a bit set: 1 deeper reductions, 2 futility, 4
-//! logarithmic reductions, 8 history malus), `contempt` (alpha-beta scores a draw by the rules this many
-//! hundredths of a man below equal for itself), `generation` (the `zero` planner's network
-//! generation, `models/gen<N>.bpk`; one that cannot be loaded is replaced by alpha-beta, with a
-//! warning); `rank` and `description` name the level. `book` plays from the opening book;
-//! `ponder` searches while the human is on move (`/game/state`, see [`crate::ponder`]). A goal's
+//! Parameters: those of a `config/difficulty/<level>.yaml`, read exactly as `level:NAME` reads
+//! the file ([`crate::difficulty`]): `algorithm`, `time_budget_s`, `endgame_pieces`,
+//! `eval_net`, `eval_patterns`, `generation`, `rank`, `description`, and every key of the
+//! algorithm's spec (`depth`, `nodes`, `sims`, `seed`, `threads`, `prune`, `contempt`, `book`,
+//! `ponder`, `pst`, ...; `docs/planners.md`). A key the algorithm does not have stops the node
+//! with an error naming it. A `zero` generation that cannot be loaded is replaced by
+//! alpha-beta, with a warning; `ponder` searches while the human is on move (`/game/state`,
+//! see [`crate::ponder`]). A goal's
 //! `time_budget_s` (when above 0) replaces the configured time limit; its `algorithm` (when
 //! not empty) replaces the configured planner for that goal.
 
@@ -27,77 +24,53 @@ pub use ros::NodeError;
 use ros::{Node, Qos, RunningGoal};
 use tokio::sync::mpsc;
 
+use ros::{Params, ParamsError};
 use search::{Algorithm, PlannerSpec, SpecError};
 use search::{Control, Decision, Progress};
 
+use crate::difficulty::level_from_params;
 use crate::ponder::{Ponderer, Shared};
 
 /// How often feedback goes out while a search runs.
 const FEEDBACK_PERIOD: Duration = Duration::from_millis(100);
 
-/// The planner the parameters describe.
-pub fn spec_from_params(node: &mut Node) -> Result<(PlannerSpec, String), NodeError> {
-    let mut p = node.params();
-    let algorithm = p.declare("algorithm", "alphabeta".to_string())?;
-    let time = p.declare("time_budget_s", 1.0f64)?;
-    let depth = p.declare("depth", 0i64)?;
-    let nodes = p.declare("nodes", 0i64)?;
-    let sims = p.declare("sims", 0i64)?;
-    let seed = p.declare("seed", 1i64)?;
-    let threads = p.declare("threads", 0i64)?;
-    let endgame = p.declare("endgame_pieces", 0i64)?;
-    let prune = p.declare("prune", 0i64)?;
-    let contempt = p.declare("contempt", 0i64)?;
-    let eval_net = p.declare("eval_net", false)?;
-    let eval_patterns = p.declare("eval_patterns", false)?;
-    let book = p.declare("book", false)?;
-    let ponder = p.declare("ponder", false)?;
-    let generation = p.declare("generation", 0i64)?;
-    let rank = p.declare("rank", 0i64)?;
-    let description = p.declare("description", String::new())?;
-    let algorithm: Algorithm = algorithm
-        .parse()
-        .map_err(|e: SpecError| NodeError::param("algorithm", e))?;
-    let mut spec = PlannerSpec::new(algorithm);
-    let allowed = algorithm.keys();
-    let mut set = |name: &'static str, key: &str, value: String| {
-        spec.set(key, &value).map_err(|e| NodeError::param(name, e))
-    };
-    if time > 0.0 && allowed.contains(&"time") {
-        set("time_budget_s", "time", format!("{time}"))?;
-    }
-    for (name, key, value) in [
-        ("depth", "depth", depth),
-        ("nodes", "nodes", nodes),
-        ("sims", "sims", sims),
-        ("threads", "threads", threads),
-        ("endgame_pieces", "endgame", endgame),
-        ("generation", "gen", generation),
-        ("prune", "prune", prune),
-        ("contempt", "contempt", contempt),
-    ] {
-        // A limit the level does not set stays 0; one it sets must suit the algorithm.
-        if value != 0 {
-            set(name, key, value.to_string())?;
+/// The planner the parameters describe: read as `level:NAME` reads a level file
+/// ([`crate::difficulty::level_from_params`]), so a level is the same planner on the robot and
+/// in the arena. Every parameter given is declared as given (`ros2 param list` shows the
+/// level); without any, alpha-beta at 1 s a move.
+pub fn spec_from_params(p: &mut Params) -> Result<(PlannerSpec, String), NodeError> {
+    let mut given: Vec<(String, String)> = Vec::new();
+    for name in p.given() {
+        if let Some(value) = p.declare_given(&name) {
+            given.push((name, value.text()));
         }
     }
-    for (name, key, on) in [
-        ("eval_net", "net", eval_net),
-        ("eval_patterns", "patterns", eval_patterns),
-        ("book", "book", book),
-        ("ponder", "ponder", ponder),
-    ] {
-        if on {
-            set(name, key, "1".to_string())?;
-        }
+    if !given.iter().any(|(k, _)| k == "algorithm") {
+        given.push(("algorithm".into(), "alphabeta".into()));
     }
-    if allowed.contains(&"seed") {
-        set("seed", "seed", seed.max(0).to_string())?;
+    let entries = given.iter().map(|(k, v)| (k.as_str(), v.clone()));
+    let level = level_from_params("planner", entries).map_err(|e| {
+        let value = given
+            .iter()
+            .find(|(k, _)| k == e.key())
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default();
+        NodeError::Params(ParamsError::Invalid {
+            name: e.key().to_string(),
+            value,
+            why: e.to_string(),
+        })
+    })?;
+    let mut spec = level.spec;
+    // A planner with no limit at all would search until cancelled.
+    if spec.limits.is_unlimited() && spec.algorithm.keys().contains(&"time") {
+        spec.limits.time = Some(Duration::from_secs(1));
     }
-    let label = if description.is_empty() {
-        format!("{algorithm} (rank {rank})")
+    let algorithm = spec.algorithm;
+    let label = if level.description.is_empty() {
+        format!("{algorithm} (rank {})", level.rank)
     } else {
-        format!("{algorithm} (rank {rank}): {description}")
+        format!("{algorithm} (rank {}): {}", level.rank, level.description)
     };
     Ok((spec, label))
 }
@@ -124,13 +97,7 @@ pub fn goal_game(goal: &PlanMove_Goal) -> Result<Game, String> {
 }
 
 pub async fn run(mut node: Node) -> Result<(), NodeError> {
-    let (spec, label) = spec_from_params(&mut node)?;
-    for name in node.params().unused_overrides() {
-        tracing::warn!(
-            parameter = name,
-            "no such parameter of the planner; ignored"
-        );
-    }
+    let (spec, label) = spec_from_params(&mut node.params())?;
     let server = node.action_server::<PlanMove>("/planner/plan")?;
     let evaluations = node.publisher::<Evaluation>("/planner/evaluation", Qos::Events)?;
     let states = node.subscription::<GameState>("/game/state", Qos::State)?;

@@ -341,6 +341,25 @@ impl Loader {
             return Ok(());
         }
         let own_ns = self.opt(f, el, "namespace")?;
+        let respawn = match self.opt(f, el, "respawn")? {
+            None => false,
+            Some(t) => truth(&t)
+                .ok_or_else(|| f.err(el, format!("respawn={t:?} is neither true nor false")))?,
+        };
+        let delay = match self.opt(f, el, "respawn_delay")? {
+            None => 0.0,
+            Some(t) => t
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|d| d.is_finite() && (0.0..=3600.0).contains(d))
+                .ok_or_else(|| {
+                    f.err(
+                        el,
+                        format!("respawn_delay={t:?} is not a number of seconds (0-3600)"),
+                    )
+                })?,
+        };
         let mut spec = NodeSpec {
             exec,
             name: self.opt(f, el, "name")?,
@@ -353,6 +372,7 @@ impl Loader {
             params: vec![],
             remaps: vec![],
             env: vec![],
+            respawn: respawn.then(|| std::time::Duration::from_secs_f64(delay)),
             origin: f.at(el),
         };
         for c in el.children().filter(El::is_element) {

@@ -1,6 +1,7 @@
 //! Supervising the launched nodes: their output line by line under their names, Ctrl-C (or
-//! SIGTERM) forwarded as SIGINT, a grace period, then SIGKILL; the first node to die takes the
-//! launch down with it, named.
+//! SIGTERM) forwarded as SIGINT, a grace period, then SIGKILL. A node with `respawn` is
+//! started again after its `respawn_delay`, as `ros2 launch` does; the first other node to die
+//! takes the launch down with it, named.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -58,72 +59,55 @@ async fn supervise_async(
         .max()
         .unwrap_or(0);
     let (tx, mut exits) = mpsc::unbounded_channel();
-    let mut procs = Vec::new();
+    let mut procs: Vec<Proc> = Vec::new();
     let mut pumps = tokio::task::JoinSet::new();
     let mut start_error = None;
     for (i, (spec, path)) in nodes.iter().enumerate() {
-        let label = spec.label().to_string();
-        let mut cmd = Command::new(path);
-        cmd.args(spec.argv())
-            .envs(spec.env.iter().cloned())
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            // Own process group: the terminal's Ctrl-C reaches only us, and each node gets
-            // exactly one SIGINT, ours, in an orderly shutdown.
-            .process_group(0)
-            // If this process dies before its shutdown, the nodes go with it.
-            .kill_on_drop(true);
-        let mut child = match cmd.spawn() {
-            Ok(c) => c,
+        match start(i, spec, path, width, &tx, &mut pumps) {
+            Ok(p) => procs.push(p),
             Err(e) => {
-                start_error = Some(anyhow!(e).context(format!(
-                    "starting node {label} ({}, {})",
-                    path.display(),
-                    spec.origin
-                )));
+                start_error = Some(e);
                 break;
             }
-        };
-        let prefix = format!("[{label:<width$}] ");
-        if let Some(out) = child.stdout.take() {
-            pumps.spawn(pump(out, prefix.clone(), false));
         }
-        if let Some(err) = child.stderr.take() {
-            pumps.spawn(pump(err, prefix, true));
-        }
-        let pid = child
-            .id()
-            .and_then(|p| i32::try_from(p).ok())
-            .map(Pid::from_raw);
-        let tx = tx.clone();
-        tokio::spawn(async move {
-            let status = child.wait().await;
-            let _ = tx.send((i, status));
-        });
-        eprintln!(
-            "[launch] started {label} (pid {})",
-            pid.map_or("?".into(), |p| p.to_string())
-        );
-        procs.push(Proc {
-            label,
-            pid,
-            exited: false,
-        });
     }
-    drop(tx);
+    // Respawns wait their delay in a task of their own and come back here by index.
+    let (respawn_tx, mut respawns) = mpsc::unbounded_channel::<usize>();
 
     let cause = match start_error {
         Some(e) => Cause::StartFailed(e),
-        None => tokio::select! {
-            _ = sigint.recv() => Cause::Signal("SIGINT"),
-            _ = sigterm.recv() => Cause::Signal("SIGTERM"),
-            Some((i, status)) = exits.recv() => {
-                procs[i].exited = true;
-                Cause::Died(i, status)
+        None => loop {
+            tokio::select! {
+                _ = sigint.recv() => break Cause::Signal("SIGINT"),
+                _ = sigterm.recv() => break Cause::Signal("SIGTERM"),
+                Some((i, status)) = exits.recv() => {
+                    procs[i].exited = true;
+                    let Some(delay) = nodes[i].0.respawn else {
+                        break Cause::Died(i, status);
+                    };
+                    eprintln!(
+                        "[launch] node {} {}: respawning in {:.1} s",
+                        procs[i].label,
+                        describe(&status),
+                        delay.as_secs_f64()
+                    );
+                    let again = respawn_tx.clone();
+                    tokio::spawn(async move {
+                        tokio::time::sleep(delay).await;
+                        let _ = again.send(i);
+                    });
+                }
+                Some(i) = respawns.recv() => {
+                    let (spec, path) = &nodes[i];
+                    match start(i, spec, path, width, &tx, &mut pumps) {
+                        Ok(p) => procs[i] = p,
+                        Err(e) => break Cause::StartFailed(e),
+                    }
+                }
             }
         },
     };
+    drop(tx);
     match &cause {
         Cause::Signal(s) => eprintln!("[launch] {s}: stopping every node"),
         Cause::Died(i, status) => eprintln!(
@@ -147,6 +131,61 @@ async fn supervise_async(
         ),
         Cause::Signal(_) => Ok(ExitCode::SUCCESS),
     }
+}
+
+/// Starts node `i`; its exit status will come on `exits`, its output through `pumps`.
+fn start(
+    i: usize,
+    spec: &NodeSpec,
+    path: &PathBuf,
+    width: usize,
+    exits: &mpsc::UnboundedSender<(usize, std::io::Result<ExitStatus>)>,
+    pumps: &mut tokio::task::JoinSet<()>,
+) -> anyhow::Result<Proc> {
+    let label = spec.label().to_string();
+    let mut cmd = Command::new(path);
+    cmd.args(spec.argv())
+        .envs(spec.env.iter().cloned())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Own process group: the terminal's Ctrl-C reaches only us, and each node gets
+        // exactly one SIGINT, ours, in an orderly shutdown.
+        .process_group(0)
+        // If this process dies before its shutdown, the nodes go with it.
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().map_err(|e| {
+        anyhow!(e).context(format!(
+            "starting node {label} ({}, {})",
+            path.display(),
+            spec.origin
+        ))
+    })?;
+    let prefix = format!("[{label:<width$}] ");
+    if let Some(out) = child.stdout.take() {
+        pumps.spawn(pump(out, prefix.clone(), false));
+    }
+    if let Some(err) = child.stderr.take() {
+        pumps.spawn(pump(err, prefix, true));
+    }
+    let pid = child
+        .id()
+        .and_then(|p| i32::try_from(p).ok())
+        .map(Pid::from_raw);
+    let tx = exits.clone();
+    tokio::spawn(async move {
+        let status = child.wait().await;
+        let _ = tx.send((i, status));
+    });
+    eprintln!(
+        "[launch] started {label} (pid {})",
+        pid.map_or("?".into(), |p| p.to_string())
+    );
+    Ok(Proc {
+        label,
+        pid,
+        exited: false,
+    })
 }
 
 /// SIGINT to every running node, a grace period (a second Ctrl-C cuts it short), then SIGKILL.

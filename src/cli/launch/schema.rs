@@ -22,6 +22,8 @@ fn schema(tag: &str) -> Option<(&'static [&'static str], Children)> {
                 "namespace",
                 "output",
                 "args",
+                "respawn",
+                "respawn_delay",
                 "if",
                 "unless",
             ],

@@ -16,6 +16,9 @@ pub struct NodeSpec {
     pub params: Vec<(String, String)>,
     pub remaps: Vec<(String, String)>,
     pub env: Vec<(String, String)>,
+    /// `respawn="true"`: started again this long (`respawn_delay`) after it exits; `None`: its
+    /// exit ends the launch.
+    pub respawn: Option<std::time::Duration>,
     /// `file:line` of the `<node>` element, for messages.
     pub origin: String,
 }
@@ -90,6 +93,7 @@ mod tests {
             params: vec![],
             remaps: vec![],
             env: vec![],
+            respawn: None,
             origin: "x:1".into(),
         }
     }

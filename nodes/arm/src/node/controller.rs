@@ -1,53 +1,28 @@
-//! The arm controller over its serial link: one task owns the port, opens it again every 2 s
-//! while it is missing or after it closes, runs the link (handshake, acknowledgements, the
-//! link's own re-handshake after a silence) and keeps the latest of what the controller
-//! reported in a watch channel. Motions ([`super::motion`]) read that state; they never touch
-//! the port.
+//! The arm controller over its serial link: `serial_link`'s reconnecting session owns the port
+//! (opened again every 2 s while it is missing or after it closes; the link's handshake,
+//! acknowledgements and re-handshake after a silence), and a task here keeps the latest of what
+//! the controller reported in a watch channel. Motions ([`super::motion`]) read that state;
+//! they never touch the port.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use serial_link::arm::{Alarm, ArmStatus};
+use serial_link::session::{reconnecting, SessionEvent};
 use serial_link::transport::LinkSender;
-use serial_link::{ArmCommand, ArmHost, ArmReport, CentiDeg, ControllerKind, Event, LinkConfig};
-use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::watch;
+use serial_link::{ArmCommand, ArmReport, CentiDeg, ControllerKind, Event};
+use tokio::sync::{mpsc, watch};
 
 use arm_kinematics::joints::Joints;
 
-const REOPEN: Duration = Duration::from_secs(2);
+pub use serial_link::session::{BoxedIo, Connector};
+
 /// Position reports every 20 ms: /joint_states' 50 Hz.
 pub const REPORT_PERIOD_MS: u16 = 20;
 
-/// A byte stream to the controller: a serial device, a pseudo-terminal, an in-memory pipe.
-pub trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
-impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
-
-pub type BoxedIo = Box<dyn Io>;
-type Opening = Pin<Box<dyn Future<Output = std::io::Result<BoxedIo>> + Send>>;
-/// Opens the stream to the controller; called again for every reconnection.
-pub type Connector = Arc<dyn Fn() -> Opening + Send + Sync>;
-
 /// Opens the serial device or pseudo-terminal at `port` raw ("" = none configured).
 pub fn port_connector(port: String) -> Connector {
-    Arc::new(move || {
-        let port = port.clone();
-        Box::pin(async move {
-            if port.is_empty() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    "no port configured (parameter port)",
-                ));
-            }
-            // Raw, at the protocol's baud rate: a tty's line discipline would mangle frames.
-            let io = serial_link::port::open(&port, serial_link::port::DEFAULT_BAUD)
-                .map_err(|e| std::io::Error::other(e.to_string()))?;
-            Ok(Box::new(io) as BoxedIo)
-        })
-    })
+    serial_link::session::port_connector(port, serial_link::port::DEFAULT_BAUD)
 }
 
 /// What the node knows of the controller now.
@@ -86,8 +61,9 @@ impl ArmLink {
             last_loss: "the arm controller has not answered yet".into(),
             ..ControllerState::default()
         });
-        let (sender_tx, sender) = watch::channel(None);
-        tokio::spawn(drive(connect, what, state_tx, sender_tx));
+        let session = reconnecting(connect, ControllerKind::Arm, what.clone());
+        let sender = session.sender.clone();
+        tokio::spawn(follow(session.events, sender.clone(), what, state_tx));
         ArmLink {
             state,
             sender,
@@ -144,61 +120,42 @@ pub fn to_centideg(q: &Joints) -> [CentiDeg; 3] {
     ]
 }
 
-async fn drive(
-    connect: Connector,
+/// Keeps `state` up to date with the session's events; ends when the node (every
+/// [`ArmLink`]) is gone, which stops the session.
+async fn follow(
+    mut events: mpsc::Receiver<SessionEvent<ArmReport>>,
+    sender: watch::Receiver<Option<LinkSender<ArmCommand>>>,
     what: String,
     state: watch::Sender<ControllerState>,
-    sender: watch::Sender<Option<LinkSender<ArmCommand>>>,
 ) {
-    let mut warned = false;
-    // Ends when the node (every ArmLink) is gone.
-    while !state.is_closed() {
-        match connect().await {
-            Ok(io) => {
-                warned = false;
-                tracing::info!(port = %what, "arm controller port open");
-                session(io, &state, &sender).await;
-                tracing::warn!(port = %what, "arm controller port closed; reopening");
-            }
-            Err(e) => {
-                if !warned {
-                    tracing::warn!(port = %what, "cannot open the arm controller's port: {e}; retrying every 2 s");
-                    warned = true;
-                }
-                state.send_modify(|s| {
-                    s.last_loss = format!("cannot open the arm controller's port {what}: {e}")
-                });
-            }
+    let down = |s: &mut ControllerState, why: String| {
+        s.connected = false;
+        s.joints = None;
+        s.last_loss = why;
+    };
+    while let Some(event) = events.recv().await {
+        if state.is_closed() {
+            return;
         }
-        tokio::time::sleep(REOPEN).await;
-    }
-}
-
-/// Runs the link over one opened port until the port closes.
-async fn session(
-    io: BoxedIo,
-    state: &watch::Sender<ControllerState>,
-    sender: &watch::Sender<Option<LinkSender<ArmCommand>>>,
-) {
-    let link = ArmHost::host(
-        ControllerKind::Arm,
-        LinkConfig::default(),
-        tokio::time::Instant::now().into_std(),
-    );
-    let mut handle = serial_link::transport::spawn(io, link);
-    while let Some(event) = handle.events.recv().await {
         match event {
-            Event::Connected(peer) => {
-                tracing::info!(?peer, "arm controller connected");
-                sender.send_replace(Some(handle.sender.clone()));
+            SessionEvent::Unavailable(e) => state.send_modify(|s| {
+                s.last_loss = format!("cannot open the arm controller's port {what}: {e}")
+            }),
+            SessionEvent::PortOpen => {}
+            SessionEvent::PortClosed(_) => {
+                state.send_modify(|s| down(s, "the arm controller's port closed".into()))
+            }
+            SessionEvent::Link(Event::Connected(_)) => {
                 state.send_modify(|s| {
                     s.connected = true;
                     s.session += 1;
                     s.joints = None;
                 });
-                // From another task: the link task may be waiting for us to take events.
-                let tx = handle.sender.clone();
+                // Reports every 20 ms and a status now; from another task, as the session
+                // waits for this one to take its events.
+                let tx = sender.borrow().clone();
                 tokio::spawn(async move {
+                    let Some(tx) = tx else { return };
                     for cmd in [
                         ArmCommand::SetReportPeriod {
                             period_ms: REPORT_PERIOD_MS,
@@ -211,33 +168,22 @@ async fn session(
                     }
                 });
             }
-            Event::Disconnected { reason, lost } => {
-                tracing::warn!(?reason, lost = lost.len(), "arm controller link lost");
-                sender.send_replace(None);
-                state.send_modify(|s| {
-                    s.connected = false;
-                    s.joints = None;
-                    s.last_loss = format!("lost the link to the arm controller ({reason:?})");
-                });
-            }
-            Event::HandshakeFailed(e) => {
-                tracing::warn!("arm controller: {e}");
+            SessionEvent::Link(Event::Disconnected { reason, .. }) => state.send_modify(|s| {
+                down(
+                    s,
+                    format!("lost the link to the arm controller ({reason:?})"),
+                )
+            }),
+            SessionEvent::Link(Event::HandshakeFailed(e)) => {
                 state.send_modify(|s| s.last_loss = format!("arm controller: {e}"));
             }
-            Event::Received(report) => state.send_modify(|s| on_report(s, report)),
-            Event::Rejected { id, reason } => {
-                tracing::warn!(?id, ?reason, "the arm controller refused a command");
-                state.send_modify(|s| s.rejected += 1);
+            SessionEvent::Link(Event::Received(report)) => {
+                state.send_modify(|s| on_report(s, report));
             }
-            Event::Delivered(_) => {}
+            SessionEvent::Link(Event::Rejected { .. }) => state.send_modify(|s| s.rejected += 1),
+            SessionEvent::Link(Event::Delivered(_)) => {}
         }
     }
-    sender.send_replace(None);
-    state.send_modify(|s| {
-        s.connected = false;
-        s.joints = None;
-        s.last_loss = "the arm controller's port closed".into();
-    });
 }
 
 fn on_report(s: &mut ControllerState, report: ArmReport) {

@@ -1,0 +1,178 @@
+//! A link that outlives its port: the one reconnecting session the three driver nodes share.
+//! A task opens the port (again every [`REOPEN`] while it is missing, and after it closes),
+//! runs a host [`Link`] over it, keeps the current session's [`LinkSender`] in a watch channel
+//! and hands everything that happens to its owner as [`SessionEvent`]s. How the port is opened
+//! is a [`Connector`], so a test gives an in-memory pipe where the node gives a serial device.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::{mpsc, watch};
+
+use crate::common::ControllerKind;
+use crate::config::LinkConfig;
+use crate::event::Event;
+use crate::link::Link;
+use crate::transport::{spawn, LinkSender};
+use crate::wire::Message;
+
+/// How long a missing or closed port waits before it is opened again.
+pub const REOPEN: Duration = Duration::from_secs(2);
+
+/// A byte stream to a controller: a serial device, a pseudo-terminal, an in-memory pipe.
+pub trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
+impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
+
+/// An opened stream, whatever it is.
+pub type BoxedIo = Box<dyn Io>;
+type Opening = Pin<Box<dyn Future<Output = std::io::Result<BoxedIo>> + Send>>;
+/// Opens the stream to the controller; called again for every reconnection.
+pub type Connector = Arc<dyn Fn() -> Opening + Send + Sync>;
+
+/// Opens the serial device or pseudo-terminal at `port` raw, at `baud` ("" = none configured).
+#[cfg(all(feature = "port", unix))]
+pub fn port_connector(port: String, baud: u32) -> Connector {
+    Arc::new(move || {
+        let port = port.clone();
+        Box::pin(async move {
+            if port.is_empty() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "no port configured (parameter port)",
+                ));
+            }
+            // Raw: a tty's line discipline would mangle frames.
+            let io =
+                crate::port::open(&port, baud).map_err(|e| std::io::Error::other(e.to_string()))?;
+            Ok(Box::new(io) as BoxedIo)
+        })
+    })
+}
+
+/// What happens to a reconnecting session.
+// The link's events keep their lost ids inline (the firmware has no heap); these are few and
+// pass through a channel, where the size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum SessionEvent<Rx> {
+    /// The port cannot be opened; said once until it opens again.
+    Unavailable(String),
+    /// The port is open: the handshake is under way.
+    PortOpen,
+    /// The link's own events: a session up or down, a message, a refusal.
+    Link(Event<Rx>),
+    /// The port closed or failed; it is opened again after [`REOPEN`].
+    PortClosed(String),
+}
+
+/// The owner's end: the events, in order, and the current session's sender.
+#[derive(Debug)]
+pub struct Reconnecting<Tx, Rx> {
+    /// Everything that happens; the session stops when this is dropped.
+    pub events: mpsc::Receiver<SessionEvent<Rx>>,
+    /// The sender of the session that is up, `None` between sessions.
+    pub sender: watch::Receiver<Option<LinkSender<Tx>>>,
+}
+
+/// Starts keeping a session with the controller of `kind` through `connect`; `what` names
+/// the port in the logs.
+pub fn reconnecting<Tx, Rx>(
+    connect: Connector,
+    kind: ControllerKind,
+    what: String,
+) -> Reconnecting<Tx, Rx>
+where
+    Tx: Message + Send + Sync + 'static,
+    Rx: Message + Send + 'static,
+{
+    let (events_tx, events) = mpsc::channel(64);
+    let (sender_tx, sender) = watch::channel(None);
+    tokio::spawn(keep(connect, kind, what, events_tx, sender_tx));
+    Reconnecting { events, sender }
+}
+
+async fn keep<Tx, Rx>(
+    connect: Connector,
+    kind: ControllerKind,
+    what: String,
+    events: mpsc::Sender<SessionEvent<Rx>>,
+    sender: watch::Sender<Option<LinkSender<Tx>>>,
+) where
+    Tx: Message + Send + Sync + 'static,
+    Rx: Message + Send + 'static,
+{
+    let mut unavailable = false;
+    while !events.is_closed() {
+        let io = match connect().await {
+            Ok(io) => io,
+            Err(e) => {
+                if !unavailable {
+                    tracing::warn!(port = %what, "cannot open the {kind} controller's port: {e}; retrying every {REOPEN:?}");
+                    unavailable = true;
+                    if events
+                        .send(SessionEvent::Unavailable(e.to_string()))
+                        .await
+                        .is_err()
+                    {
+                        return;
+                    }
+                }
+                tokio::time::sleep(REOPEN).await;
+                continue;
+            }
+        };
+        unavailable = false;
+        tracing::info!(port = %what, "{kind} controller port open; connecting");
+        if events.send(SessionEvent::PortOpen).await.is_err() {
+            return;
+        }
+        let link = Link::host(
+            kind,
+            LinkConfig::default(),
+            tokio::time::Instant::now().into_std(),
+        );
+        let mut handle = spawn(io, link);
+        let mut connected = false;
+        while let Some(event) = handle.events.recv().await {
+            match &event {
+                Event::Connected(peer) => {
+                    tracing::info!(port = %what, firmware = %peer.firmware, "{kind} controller connected");
+                    connected = true;
+                    sender.send_replace(Some(handle.sender.clone()));
+                }
+                Event::Disconnected { reason, .. } => {
+                    tracing::warn!(port = %what, "lost the {kind} controller ({reason}); reconnecting");
+                    connected = false;
+                    sender.send_replace(None);
+                }
+                Event::HandshakeFailed(e) => tracing::warn!(port = %what, "{kind} controller: {e}"),
+                Event::Rejected { reason, .. } => {
+                    tracing::warn!(port = %what, ?reason, "the {kind} controller refused a message");
+                }
+                Event::Received(_) | Event::Delivered(_) => {}
+            }
+            if events.send(SessionEvent::Link(event)).await.is_err() {
+                handle.task.abort();
+                return;
+            }
+        }
+        sender.send_replace(None);
+        let why = match handle.task.await {
+            Ok(Ok(())) => "the port closed".to_string(),
+            Ok(Err(e)) => e.to_string(),
+            Err(e) => e.to_string(),
+        };
+        if connected {
+            tracing::warn!(port = %what, "lost the {kind} controller: {why}; reopening the port");
+        } else {
+            tracing::warn!(port = %what, "{kind} controller port: {why}; reopening");
+        }
+        if events.send(SessionEvent::PortClosed(why)).await.is_err() {
+            return;
+        }
+        tokio::time::sleep(REOPEN).await;
+    }
+}
