@@ -3,9 +3,10 @@
 //! Each game gets a fresh launch (the sim's board cannot be reset in place); the moves, the
 //! events and what the robot says go to stdout, the PDN the arbiter archived is named at the end.
 //! `--timings` also measures, for each robot move, confirm press -> planning -> first arm motion.
-//! Games differ: in game N the simulated human follows the Nth of the built-in openings with
-//! distinct first moves while the game does (and its planner gets seed + N), and plays White in
-//! odd games, Black in even ones.
+//! Games differ: the simulated human plays White in odd games, Black in even ones, and while the
+//! game follows any of the built-in openings it plays one of their next moves, a different one
+//! in each game of its colour (its planner also gets seed + N), so that the robot's fixed
+//! replies still meet a new game each time.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -92,6 +93,27 @@ fn opening_move(
     (game.position() == pos).then_some(mv)
 }
 
+/// The simulated human's book move in game `n`: the distinct next moves of the built-in
+/// openings the game has followed so far, sorted, and the one this game of its colour picks;
+/// `None` once the game has left them all.
+fn book_move(
+    openings: &[search::openings::Opening],
+    ply: u32,
+    pos: &draughts::Position,
+    n: u32,
+) -> Option<Move> {
+    let mut moves: Vec<(String, Move)> = openings
+        .iter()
+        .filter_map(|o| opening_move(o, ply, pos))
+        .map(|m| (m.text(), m))
+        .collect();
+    moves.sort_by(|a, b| a.0.cmp(&b.0));
+    moves.dedup_by(|a, b| a.0 == b.0);
+    // Games 1, 3, 5... (White) and 2, 4, 6... (Black) each count 0, 1, 2...
+    let pick = (n.saturating_sub(1) / 2) as usize;
+    moves.get(pick % moves.len().max(1)).map(|(_, m)| *m)
+}
+
 async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("finding this executable")?;
     let cwd = std::env::current_dir().context("reading the working directory")?;
@@ -123,11 +145,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
             run_dir.join("launch.log").display()
         );
     }
-    // One opening per first move, so that consecutive games start differently even where the
-    // robot leaves the opening at its first reply.
-    let mut openings = search::openings::built_in();
-    openings.dedup_by(|a, b| a.moves.first() == b.moves.first());
-    let opening = openings.get((n as usize - 1) % openings.len().max(1));
+    let openings = search::openings::built_in();
     let timings = if args.timings {
         Some(Timings::start(domain)?)
     } else {
@@ -198,7 +216,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         }
         let pos = position_from_msg(&state.position).context("the arbiter's position")?;
         let thinking = Instant::now();
-        let text = match opening.and_then(|o| opening_move(o, state.ply, &pos)) {
+        let text = match book_move(&openings, state.ply, &pos, n) {
             Some(mv) => mv.text(),
             None => human
                 .choose(&Game::from_position(pos), &spec.limits, &Control::default())
