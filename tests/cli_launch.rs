@@ -304,7 +304,7 @@ fn started_pid(line: &str, name: &str) -> Option<String> {
 
 #[test]
 fn a_node_with_respawn_is_started_again_after_it_dies() {
-    let (child, rx) = spawn("tests/launch/respawn.launch.xml", 2);
+    let (child, rx) = spawn("tests/launch/respawn.launch.xml", 3);
     let first = rx
         .recv_timeout(Duration::from_secs(20))
         .expect("a first line");
