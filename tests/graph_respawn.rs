@@ -50,6 +50,10 @@ async fn each_node_killed_in_a_game_is_respawned_and_the_game_ends_with_a_pdn_th
             break;
         }
         kill_and_await_respawn(&g, node);
+        // A new node's endpoints are matched a moment after it starts; a confirm pressed before
+        // the arbiter's reader has matched the new board sensor's writer is lost (the person
+        // presses again), so the human here waits that moment out.
+        tokio::time::sleep(Duration::from_secs(3)).await;
         // Back at the human's turn of the same game: the respawned arbiter resumes it.
         let ply = state.ply;
         state = g
