@@ -124,6 +124,7 @@ impl Graph {
         let env = RosEnv {
             domain_id: domain,
             discovery: DiscoveryRange::Localhost,
+            security: None,
         };
         let node =
             Node::new("sim_test", RosArgs::parse(["test"]).expect("args"), env).expect("test node");

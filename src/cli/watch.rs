@@ -299,6 +299,7 @@ impl Timings {
         let env = ros::env::RosEnv {
             domain_id: domain,
             discovery: ros::env::DiscoveryRange::Localhost,
+            security: None,
         };
         let args = ros::RosArgs::parse(["watch_timings"]).context("arguments")?;
         let mut node = Node::new("watch_timings", args, env)?;

@@ -1,6 +1,9 @@
-//! The environment variables rcl reads: the DDS domain and how far discovery may reach.
+//! The environment variables rcl reads: the DDS domain, how far discovery may reach, and DDS
+//! Security.
 
 use thiserror::Error;
+
+use crate::security::SecurityEnv;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum EnvError {
@@ -24,6 +27,8 @@ pub enum DiscoveryRange {
 pub struct RosEnv {
     pub domain_id: u16,
     pub discovery: DiscoveryRange,
+    /// DDS Security (SROS2); `None` unless `ROS_SECURITY_ENABLE=true`.
+    pub security: Option<SecurityEnv>,
 }
 
 impl RosEnv {
@@ -57,9 +62,11 @@ impl RosEnv {
             }
             Some(other) => return Err(EnvError::DiscoveryRange(other.to_string())),
         };
+        let security = SecurityEnv::from_lookup(&get);
         Ok(RosEnv {
             domain_id,
             discovery,
+            security,
         })
     }
 }

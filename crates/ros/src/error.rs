@@ -13,6 +13,8 @@ pub enum RosError {
     Env(#[from] EnvError),
     #[error(transparent)]
     Params(#[from] ParamsError),
+    #[error(transparent)]
+    Security(#[from] crate::security::SecurityError),
     #[error("invalid name {name:?}: {why}")]
     Name { name: String, why: String },
     #[error("cannot create {what}: {why}")]

@@ -27,6 +27,7 @@ pub mod qos;
 #[cfg(feature = "r2r")]
 pub mod r2r_backend;
 mod retry;
+pub mod security;
 pub mod service;
 mod shutdown;
 pub mod tasks;

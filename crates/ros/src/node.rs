@@ -1,6 +1,6 @@
 //! A node on the default backend (ros2-client over RustDDS), set up from the command line and
 //! environment exactly as rcl would: name and namespace remaps, parameters, domain, discovery
-//! range.
+//! range, DDS Security.
 
 use std::marker::PhantomData;
 use std::net::{IpAddr, Ipv4Addr};
@@ -11,6 +11,7 @@ use checkers_msgs::{ActionInterface, Interface, ServiceInterface};
 use futures::{Stream, StreamExt};
 use ros2_client::action::AsyncActionServer;
 use ros2_client::dds::rustdds::DomainParticipantBuilder;
+use ros2_client::dds::rustdds::DomainParticipantSecurityConfigFiles;
 use ros2_client::{
     ActionTypeName, Context, MessageTypeName, Name, NodeName, NodeOptions, ServiceMapping,
     ServiceTypeName,
@@ -67,7 +68,7 @@ impl Node {
         let mut params = args.params(&fqn)?;
         // Every rcl node has it; true makes the node's clock follow /clock.
         let use_sim_time = params.declare("use_sim_time", false)?;
-        let context = make_context(&env)?;
+        let context = make_context(&env, args.enclave.as_deref())?;
         let node_name = NodeName::new(&namespace, &name).map_err(|e| RosError::Name {
             name: fqn.clone(),
             why: format!("{e:?}"),
@@ -368,8 +369,8 @@ fn to_ros_value(value: &ParamValue) -> ros2_client::ParameterValue {
 }
 
 /// A DDS participant on the domain of `ROS_DOMAIN_ID`, kept to loopback when discovery is
-/// limited to the local host.
-fn make_context(env: &RosEnv) -> Result<Context, RosError> {
+/// limited to the local host, with the credentials of its enclave when security is on.
+fn make_context(env: &RosEnv, enclave: Option<&str>) -> Result<Context, RosError> {
     let create = |why: String| RosError::Create {
         what: format!("DDS participant on domain {}", env.domain_id),
         why,
@@ -378,6 +379,15 @@ fn make_context(env: &RosEnv) -> Result<Context, RosError> {
     let mut builder = DomainParticipantBuilder::new(env.domain_id);
     if env.discovery != DiscoveryRange::Subnet {
         builder = builder.with_only_networks([IpAddr::V4(Ipv4Addr::LOCALHOST)]);
+    }
+    if let Some(security) = &env.security {
+        if let Some(dir) = security.resolve(enclave)? {
+            tracing::debug!("DDS security with the credentials of {}", dir.display());
+            // SROS2 keys are not encrypted, so there is no password.
+            builder = builder.builtin_security(
+                DomainParticipantSecurityConfigFiles::with_ros_default_names(dir, String::new()),
+            );
+        }
     }
     let dp = builder.build().map_err(|e| create(format!("{e:?}")))?;
     Context::from_domain_participant(dp).map_err(|e| create(format!("{e:?}")))

@@ -23,6 +23,7 @@ fn node(name: &str, domain: u16, params: &[String]) -> Node {
     let env = RosEnv {
         domain_id: domain,
         discovery: DiscoveryRange::Localhost,
+        security: None,
     };
     Node::new(name, RosArgs::parse(args).expect("arguments"), env).expect("node")
 }

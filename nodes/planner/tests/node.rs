@@ -17,6 +17,7 @@ fn node(name: &str, domain: u16, args: &[&str]) -> Node {
     let env = RosEnv {
         domain_id: domain,
         discovery: DiscoveryRange::Localhost,
+        security: None,
     };
     Node::new(name, RosArgs::parse(all).expect("arguments"), env).expect("node")
 }

@@ -78,6 +78,7 @@ impl GraphClient {
         let env = RosEnv {
             domain_id: domain,
             discovery: DiscoveryRange::Localhost,
+            security: None,
         };
         let name = format!("graph_client_{}", std::process::id());
         let args = RosArgs::parse(["graph_client"]).context("client arguments")?;

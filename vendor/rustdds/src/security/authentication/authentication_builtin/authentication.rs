@@ -553,9 +553,12 @@ impl Authentication for AuthenticationBuiltin {
 
     // Check which key agreement algorithm the remote has chosen & generate our own
     // key pair
-    let dh2_keys = if request.c_kagree_algo == *DH_MODP_KAGREE_ALGO_NAME {
+    // PATCH(checkers_robot): Cyclone DDS sends algorithm names NUL-terminated.
+    let requested_kagree = strip_nul(&request.c_kagree_algo);
+    let peer_terminates = request.c_kagree_algo.ends_with(b"\0");
+    let dh2_keys = if requested_kagree == DH_MODP_KAGREE_ALGO_NAME.as_bytes() {
       DHKeys::new_modp_keys()?
-    } else if request.c_kagree_algo == *ECDH_KAGREE_ALGO_NAME {
+    } else if requested_kagree == ECDH_KAGREE_ALGO_NAME.as_bytes() {
       DHKeys::new_ec_keys(&self.secure_random_generator)?
     } else {
       return Err(create_security_error_and_log!(
@@ -563,7 +566,8 @@ impl Authentication for AuthenticationBuiltin {
         request.c_kagree_algo
       ));
     };
-    let kagree_algo = Bytes::from(dh2_keys.kagree_algo_name_str());
+    // PATCH(checkers_robot): answer in the peer's style (NUL-terminated for Cyclone DDS).
+    let kagree_algo = terminate_like(dh2_keys.kagree_algo_name_str().as_bytes(), peer_terminates);
 
     // temp structure just to reproduce hash(c1)
     let c_properties: Vec<BinaryProperty> = vec![
@@ -602,6 +606,7 @@ impl Authentication for AuthenticationBuiltin {
     let my_dsign_algo = local_info
       .identity_certificate
       .signature_algorithm_identifier()?;
+    let my_dsign_algo = terminate_like(strip_nul(&my_dsign_algo), peer_terminates);
 
     let pdata_bytes = Bytes::from(serialized_local_participant_data);
 
@@ -828,7 +833,7 @@ impl Authentication for AuthenticationBuiltin {
         // Verify that the key agreement algo in the reply is as we expect
         let kagree_algo_in_reply = reply.c_kagree_algo;
         let expected_kagree_algo = dh1.kagree_algo_name_str();
-        if kagree_algo_in_reply != expected_kagree_algo {
+        if strip_nul(&kagree_algo_in_reply) != expected_kagree_algo.as_bytes() {
           return Err(create_security_error_and_log!(
             "Unexpected key agreement algorithm: {kagree_algo_in_reply:?} in \
              HandshakeReplyMessageToken. Expected {expected_kagree_algo}"
@@ -941,7 +946,7 @@ impl Authentication for AuthenticationBuiltin {
         }
 
         // sanity check
-        if dh1_public != final_token.dh1 {
+        if final_token.dh1.as_ref().is_some_and(|dh1| *dh1 != dh1_public) {
           return Err(create_security_error_and_log!(
             "Diffie-Hellman parameter DH1 mismatch on authentication final receive"
           ));
@@ -949,7 +954,11 @@ impl Authentication for AuthenticationBuiltin {
 
         // sanity check
         let dh2_public_key = dh2.public_key_bytes()?;
-        if dh2_public_key.as_ref() != final_token.dh2.as_ref() {
+        if final_token
+          .dh2
+          .as_ref()
+          .is_some_and(|dh2| dh2.as_ref() != dh2_public_key.as_ref())
+        {
           return Err(create_security_error_and_log!(
             "Diffie-Hellman parameter DH2 mismatch on authentication final receive"
           ));
@@ -1129,4 +1138,19 @@ iHhbVPRB9Uxts9CwglxYgZoUdGUAxreYIIaLO4yLqw==
       "Validating an invalid GUID passed!"
     );
   }
+}
+
+// PATCH(checkers_robot): Cyclone DDS NUL-terminates the algorithm names of the handshake
+// (c.dsign_algo, c.kagree_algo); the names are compared without the NUL, and the bytes
+// exactly as sent still go into the hashes and signatures.
+pub(crate) fn strip_nul(name: &[u8]) -> &[u8] {
+  name.strip_suffix(b"\0").unwrap_or(name)
+}
+
+fn terminate_like(name: &[u8], nul: bool) -> Bytes {
+  let mut v = name.to_vec();
+  if nul {
+    v.push(0);
+  }
+  Bytes::from(v)
 }

@@ -308,7 +308,8 @@ pub const ECDSA_SIGNATURE_ALGO_NAME: &[u8] = b"ECDSA-SHA256";
 pub(crate) fn parse_signature_algo_name_to_ring(
   algo_name: &[u8],
 ) -> SecurityResult<&'static dyn ring::signature::VerificationAlgorithm> {
-  match algo_name {
+  // PATCH(checkers_robot): Cyclone DDS NUL-terminates the name.
+  match algo_name.strip_suffix(b"\0").unwrap_or(algo_name) {
     RSA_SIGNATURE_ALGO_NAME => Ok(&ring::signature::RSA_PSS_2048_8192_SHA256),
     ECDSA_SIGNATURE_ALGO_NAME => Ok(&ring::signature::ECDSA_P256_SHA256_ASN1),
     _other =>
@@ -468,12 +469,10 @@ impl BuiltinHandshakeMessageToken {
       .challenge2
       .ok_or_else(|| create_security_error_and_log!("challenge2 not found"))
       .and_then(|b| Challenge::try_from(b.as_ref()))?;
-    let dh1 = self
-      .dh1
-      .ok_or_else(|| create_security_error_and_log!("dh1 not found"))?;
-    let dh2 = self
-      .dh2
-      .ok_or_else(|| create_security_error_and_log!("dh2 not found"))?;
+    // PATCH(checkers_robot): dh1 and dh2 are optional in the final message (Cyclone DDS
+    // leaves them out); the signature is checked against the values we know.
+    let dh1 = self.dh1;
+    let dh2 = self.dh2;
     let signature = self
       .signature
       .ok_or_else(|| create_security_error_and_log!("signature not found"))?;
@@ -526,8 +525,8 @@ pub(in crate::security) struct HandshakeFinal {
   pub hash_c2: Option<Sha256>,
   pub challenge1: Challenge,
   pub challenge2: Challenge,
-  pub dh1: Bytes,
-  pub dh2: Bytes,
+  pub dh1: Option<Bytes>,
+  pub dh2: Option<Bytes>,
   pub signature: Bytes,
 }
 

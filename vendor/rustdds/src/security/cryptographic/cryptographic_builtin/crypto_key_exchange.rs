@@ -39,6 +39,20 @@ impl CryptoKeyExchange for CryptographicBuiltin {
       .cloned()
       // Convert to CryptoTokens
       .and_then(Vec::<DatawriterCryptoToken>::try_from)
+      .map(|mut tokens| {
+        // PATCH(checkers_robot): a payload key material of kind NONE (the payload is not
+        // protected on its own) is not sent. Cyclone DDS refuses a writer's tokens holding
+        // a NONE key material when the writer's submessages are protected, and then never
+        // decodes that writer: one token means the same key for both, as the spec allows.
+        if tokens.len() == 2 && tokens[1].data_holder.binary_properties.iter().all(|p| {
+          KeyMaterial_AES_GCM_GMAC::try_from(p.value()).is_ok_and(|k| {
+            k.transformation_kind == BuiltinCryptoTransformationKind::CRYPTO_TRANSFORMATION_KIND_NONE
+          })
+        }) {
+          tokens.truncate(1);
+        }
+        tokens
+      })
   }
 
   fn set_remote_datawriter_crypto_tokens(

@@ -785,8 +785,6 @@ impl CryptoTransform for CryptographicBuiltin {
       return Err(security_error("Encoded payload smaller than minimum size"));
     }
     let (header_bytes, content_and_footer_bytes) = encoded_buffer.split_at(head_len);
-    let (content_bytes, footer_bytes) =
-      content_and_footer_bytes.split_at(content_and_footer_bytes.len() - foot_len);
 
     // Deserialize crypto header and footer
 
@@ -802,6 +800,29 @@ impl CryptoTransform for CryptographicBuiltin {
         },
       builtin_crypto_header_extra: BuiltinCryptoHeaderExtra(initialization_vector),
     } = crypto_header.try_into()?;
+
+    // PATCH(checkers_robot): an encrypted payload's CryptoContent carries its length, and
+    // the footer follows it. The DATA submessage pads the whole serialized payload to a
+    // multiple of 4 octets (RTPS 9.4.1), so up to 3 octets of padding may follow the
+    // footer: taking the footer from the buffer's end read those octets as the MAC, and
+    // every payload whose encoded length was not a multiple of 4 failed to decrypt.
+    let content_len = match transformation_kind {
+      BuiltinCryptoTransformationKind::CRYPTO_TRANSFORMATION_KIND_AES128_GCM
+      | BuiltinCryptoTransformationKind::CRYPTO_TRANSFORMATION_KIND_AES256_GCM => {
+        let prefix: [u8; 4] = content_and_footer_bytes
+          .get(..4)
+          .and_then(|b| b.try_into().ok())
+          .ok_or_else(|| security_error("Encoded payload has no CryptoContent length"))?;
+        let len = 4 + u32::from_be_bytes(prefix) as usize;
+        if len + foot_len > content_and_footer_bytes.len() {
+          return Err(security_error("CryptoContent longer than the encoded payload"));
+        }
+        len
+      }
+      _ => content_and_footer_bytes.len() - foot_len,
+    };
+    let (content_bytes, rest) = content_and_footer_bytes.split_at(content_len);
+    let footer_bytes = &rest[..foot_len];
 
     let BuiltinCryptoFooter { common_mac, .. } = BuiltinCryptoFooter::try_from(footer_bytes)?;
 
