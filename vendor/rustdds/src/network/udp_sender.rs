@@ -353,8 +353,10 @@ impl UDPSender {
   /// multicast interface (legacy reachability). Datagrams are queued (never
   /// dropped) if the socket is congested.
   pub fn send_to_locator(&self, buffer: &[u8], locator: &Locator) {
+    // PATCH(checkers_robot): debug, not warn: a secured participant announcement carries
+    // certificates and permissions (about 5 kB) in every SPDP message; IP fragments it.
     if buffer.len() > 1500 {
-      warn!("send_to_locator: Message size = {}", buffer.len());
+      debug!("send_to_locator: Message size = {}", buffer.len());
     }
     let Some(socket_address) = self.locator_socket_addr(locator, "send_to_locator") else {
       return;
@@ -395,8 +397,10 @@ impl UDPSender {
     locator: &Locator,
     interface: &InterfaceSelector,
   ) {
+    // PATCH(checkers_robot): debug, not warn: a secured participant announcement carries
+    // certificates and permissions (about 5 kB) in every SPDP message; IP fragments it.
     if buffer.len() > 1500 {
-      warn!(
+      debug!(
         "send_to_multicast_locator_via: Message size = {}",
         buffer.len()
       );
@@ -438,8 +442,10 @@ impl UDPSender {
   /// Bulk send to a locator. Returns the sockets that could not accept the
   /// datagram (WouldBlock), so the caller can stop and arm write readiness.
   pub(crate) fn try_send_to_locator(&self, buffer: &[u8], locator: &Locator) -> Vec<SocketId> {
+    // PATCH(checkers_robot): debug, not warn: a secured participant announcement carries
+    // certificates and permissions (about 5 kB) in every SPDP message; IP fragments it.
     if buffer.len() > 1500 {
-      warn!("try_send_to_locator: Message size = {}", buffer.len());
+      debug!("try_send_to_locator: Message size = {}", buffer.len());
     }
     let mut blocked = Vec::new();
     let Some(socket_address) = self.locator_socket_addr(locator, "try_send_to_locator") else {
@@ -467,8 +473,10 @@ impl UDPSender {
     locator: &Locator,
     interface: &InterfaceSelector,
   ) -> Vec<SocketId> {
+    // PATCH(checkers_robot): debug, not warn: a secured participant announcement carries
+    // certificates and permissions (about 5 kB) in every SPDP message; IP fragments it.
     if buffer.len() > 1500 {
-      warn!(
+      debug!(
         "try_send_to_multicast_locator_via: Message size = {}",
         buffer.len()
       );

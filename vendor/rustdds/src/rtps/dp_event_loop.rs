@@ -773,6 +773,13 @@ impl DPEventLoop {
     // route falls back to multicast). Reflection in the DiscoveryDB (recognizing
     // our own announcements) is kept; only self send-matching is skipped.
 
+    // PATCH(checkers_robot): do what the comment above says; upstream 0.15.1 has the
+    // comment but not the check. With security on, the participant's own secure built-in
+    // readers were matched as remote ones without locators, logging "No locators" at
+    // every send.
+    let myself = participant_guid_prefix == self.domain_info.domain_participant_guid.prefix;
+    let readers_init_list = if myself { Vec::new() } else { readers_init_list };
+
     // Update local writers, i.e. reader_proxies inside them
     for (writer_eid, reader_eid, reader_endpoint_set_elem, reader_qos) in &readers_init_list {
       if let Some(writer) = self.writers.get_mut(writer_eid) {

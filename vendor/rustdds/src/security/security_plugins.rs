@@ -256,11 +256,13 @@ impl SecurityPlugins {
       .remote_endpoint_crypto_handle_cache
       .get(&local_and_proxy_guid_pair)
       .ok_or_else(|| {
-        create_security_error_and_log!(
+        // PATCH(checkers_robot): not logged here. Until the peer's crypto tokens arrive, every
+        // send to a newly matched endpoint ends here and is retried; the callers decide.
+        security_error(&format!(
           "Could not find a remote EndpointCryptoHandle for the (local_endpoint_guid, proxy_guid) \
            pair {:?}",
           local_and_proxy_guid_pair
-        )
+        ))
       })
       .copied()
   }
