@@ -68,6 +68,8 @@ pub struct Loader {
     configs: HashMap<String, String>,
     /// The namespace pushed by `<push-ros-namespace>`, absolute.
     ros_ns: Option<String>,
+    /// `<set_env>` so far in this scope: every later node's process gets them.
+    set_env: Vec<(String, String)>,
     declared: HashSet<String>,
     given: Vec<String>,
     entries: Vec<Entry>,
@@ -119,6 +121,7 @@ impl Loader {
             env,
             configs,
             ros_ns: None,
+            set_env: Vec::new(),
             declared: HashSet::new(),
             given,
             entries: Vec::new(),
@@ -242,6 +245,14 @@ impl Loader {
                 self.configs.insert(name, value);
                 Ok(())
             }
+            "set_env" => {
+                let name = self.req(f, el, "name")?;
+                let value = self.req(f, el, "value")?;
+                self.env.insert(name.clone(), value.clone());
+                self.set_env.retain(|(n, _)| *n != name);
+                self.set_env.push((name, value));
+                Ok(())
+            }
             "node" => self.node(f, el),
             "group" => {
                 let scoped = match self.opt(f, el, "scoped")? {
@@ -250,11 +261,20 @@ impl Loader {
                         f.err(el, format!("scoped={v:?}: expected true or false"))
                     })?,
                 };
-                let saved = scoped.then(|| (self.configs.clone(), self.ros_ns.clone()));
+                let saved = scoped.then(|| {
+                    (
+                        self.configs.clone(),
+                        self.ros_ns.clone(),
+                        self.env.clone(),
+                        self.set_env.clone(),
+                    )
+                });
                 self.actions(f, el)?;
-                if let Some((configs, ns)) = saved {
+                if let Some((configs, ns, env, set_env)) = saved {
                     self.configs = configs;
                     self.ros_ns = ns;
+                    self.env = env;
+                    self.set_env = set_env;
                 }
                 Ok(())
             }
@@ -368,10 +388,14 @@ impl Loader {
                 .opt(f, el, "args")?
                 .map(|a| a.split_whitespace().map(String::from).collect())
                 .unwrap_or_default(),
+            ros_args: self
+                .opt(f, el, "ros_args")?
+                .map(|a| a.split_whitespace().map(String::from).collect())
+                .unwrap_or_default(),
             params_files: vec![],
             params: vec![],
             remaps: vec![],
-            env: vec![],
+            env: self.set_env.clone(),
             respawn: respawn.then(|| std::time::Duration::from_secs_f64(delay)),
             origin: f.at(el),
         };

@@ -161,6 +161,34 @@ fn groups_scope_settings_but_includes_do_not() {
 }
 
 #[test]
+fn set_env_reaches_later_nodes_of_its_scope_and_ros_args_follow_ros_args() {
+    let top = r#"<launch>
+  <arg name="secure" default="false"/>
+  <set_env name="A" value="1"/>
+  <group>
+    <set_env name="B" value="$(env A)2"/>
+    <set_env name="C" value="3" if="$(var secure)"/>
+    <node pkg="checkers_robot" exec="n1" ros_args="--enclave /checkers/n1">
+      <env name="D" value="4"/>
+    </node>
+  </group>
+  <node pkg="checkers_robot" exec="n2"/>
+</launch>"#;
+    let (_dir, f) = files(&[("top.launch.xml", top)]);
+    let entries = load(&f, &[]).expect("loads");
+    let n = nodes(&entries);
+    let env = |i: usize| {
+        n[i].env
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(env(0), ["A=1", "B=12", "D=4"]);
+    assert_eq!(env(1), ["A=1"]);
+    assert_eq!(n[0].argv()[..3], ["--ros-args", "--enclave", "/checkers/n1"]);
+}
+
+#[test]
 fn include_arguments_reach_the_included_file() {
     let inc = r#"<launch><arg name="x" default="dflt"/>
   <node pkg="checkers_robot" exec="n" name="$(var x)_$(var y)"/></launch>"#;

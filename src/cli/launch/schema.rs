@@ -13,7 +13,7 @@ fn schema(tag: &str) -> Option<(&'static [&'static str], Children)> {
             &["name", "default", "description", "if", "unless"],
             Children::Only(&["choice"]),
         ),
-        "let" => (&["name", "value", "if", "unless"], Children::None),
+        "let" | "set_env" => (&["name", "value", "if", "unless"], Children::None),
         "node" => (
             &[
                 "pkg",
@@ -22,6 +22,7 @@ fn schema(tag: &str) -> Option<(&'static [&'static str], Children)> {
                 "namespace",
                 "output",
                 "args",
+                "ros_args",
                 "respawn",
                 "respawn_delay",
                 "if",

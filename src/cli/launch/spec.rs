@@ -10,6 +10,8 @@ pub struct NodeSpec {
     pub namespace: Option<String>,
     /// The node's own arguments (`args`), before `--ros-args`.
     pub args: Vec<String>,
+    /// `ros_args` (such as `--enclave /checkers/arbiter`), right after `--ros-args`.
+    pub ros_args: Vec<String>,
     /// `<param from=...>` files, in document order.
     pub params_files: Vec<String>,
     /// `<param name value>` pairs (nested names joined with '.'), in document order.
@@ -36,6 +38,7 @@ impl NodeSpec {
     pub fn argv(&self) -> Vec<String> {
         let mut v = self.args.clone();
         v.push("--ros-args".into());
+        v.extend(self.ros_args.iter().cloned());
         if let Some(name) = &self.name {
             v.extend(["-r".into(), format!("__node:={name}")]);
         }
@@ -89,6 +92,7 @@ mod tests {
             name: None,
             namespace: None,
             args: vec![],
+            ros_args: vec![],
             params_files: vec![],
             params: vec![],
             remaps: vec![],
@@ -110,6 +114,7 @@ mod tests {
             name: Some("planner".into()),
             namespace: Some("/robot".into()),
             args: vec!["calibrate".into()],
+            ros_args: vec!["--enclave".into(), "/checkers/planner".into()],
             params_files: vec!["/c/a.yaml".into(), "/c/b.yaml".into()],
             params: vec![("seed".into(), "3".into())],
             remaps: vec![("/a".into(), "/b".into())],
@@ -120,6 +125,8 @@ mod tests {
             [
                 "calibrate",
                 "--ros-args",
+                "--enclave",
+                "/checkers/planner",
                 "-r",
                 "__node:=planner",
                 "-r",
