@@ -17,6 +17,7 @@ mod pdn;
 mod perft;
 mod play;
 mod review;
+mod security;
 mod watch;
 
 use std::process::ExitCode;
@@ -74,6 +75,9 @@ enum Command {
     /// inaccuracy, mistake, blunder, brilliant), the worst with the better move and its
     /// refutation.
     Review(review::Args),
+    /// DDS Security (SROS2): `security init DIR` makes a keystore with the robot's enclaves
+    /// (config/security/policy.xml), as `ros2 security` would.
+    Security(security::Args),
 }
 
 /// Input the user got wrong (a malformed FEN, an illegal move, a missing file): exit status 2.
@@ -127,5 +131,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Watch(args) => watch::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Hw(args) => hw::run(&args),
+        Command::Security(args) => security::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }

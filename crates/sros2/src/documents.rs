@@ -7,16 +7,18 @@ use chrono::{DateTime, Utc};
 
 use crate::policy::{Access, EnclavePolicy};
 
-/// The domains the documents cover: every ROS domain id, so one keystore serves any
-/// `ROS_DOMAIN_ID` (sros2 writes the one of its environment).
-pub const DOMAINS: &str = "<id_range><min>0</min><max>232</max></id_range>";
+/// The domains the documents cover: 0 to 230, so one keystore serves any `ROS_DOMAIN_ID`
+/// (sros2 writes the one of its environment). Cyclone DDS refuses a document naming a domain
+/// above 230.
+pub const DOMAINS: &str = "<id_range><min>0</min><max>230</max></id_range>";
+
+// No XML declaration: Cyclone DDS's parser refuses one (as sros2 writes none).
 
 /// The governance of sros2's template: no unauthenticated participant joins; discovery,
 /// liveliness and every topic's data and metadata are encrypted; whole RTPS messages signed.
 pub fn governance() -> String {
     format!(
-        r#"<?xml version="1.0" encoding="UTF-8"?>
-<dds xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="http://www.omg.org/spec/DDS-SECURITY/20170901/omg_shared_ca_governance.xsd">
+        r#"<dds xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="http://www.omg.org/spec/DDS-SECURITY/20170901/omg_shared_ca_governance.xsd">
   <domain_access_rules>
     <domain_rule>
       <domains>{DOMAINS}</domains>
@@ -63,8 +65,7 @@ pub fn permissions(
     rule(&mut rules, "allow_rule", &discovery);
     let when = |t: DateTime<Utc>| t.format("%Y-%m-%dT%H:%M:%S").to_string();
     format!(
-        r#"<?xml version="1.0" encoding="UTF-8"?>
-<dds xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="http://www.omg.org/spec/DDS-SECURITY/20170901/omg_shared_ca_permissions.xsd">
+        r#"<dds xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="http://www.omg.org/spec/DDS-SECURITY/20170901/omg_shared_ca_permissions.xsd">
   <permissions>
     <grant name="{name}">
       <subject_name>CN={name}</subject_name>
