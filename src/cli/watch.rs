@@ -25,7 +25,7 @@ use search::Control;
 use tokio::sync::mpsc;
 
 use super::best::resolve_spec;
-use super::graph::client::{describe_state, event_kind, GraphClient};
+use super::graph::client::{client_node, describe_state, event_kind, GraphClient, PLAY_ENCLAVE};
 use super::graph::sim::{archived_games, private_domain, SimGraph, SimOptions};
 
 #[derive(Debug, clap::Args)]
@@ -127,6 +127,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         time_scale: args.time_scale,
         run_dir: run_dir.clone(),
         log: Some(run_dir.join("launch.log")),
+        keystore: None,
     };
     std::fs::create_dir_all(&run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
     let mut graph = SimGraph::launch(&options)?;
@@ -296,13 +297,8 @@ const JOINTS: u8 = 102;
 
 impl Timings {
     fn start(domain: u16) -> anyhow::Result<Timings> {
-        let env = ros::env::RosEnv {
-            domain_id: domain,
-            discovery: ros::env::DiscoveryRange::Localhost,
-            security: None,
-        };
-        let args = ros::RosArgs::parse(["watch_timings"]).context("arguments")?;
-        let mut node = Node::new("watch_timings", args, env)?;
+        let security = ros::security::SecurityEnv::from_lookup(|k| std::env::var(k).ok());
+        let mut node = client_node(domain, security, PLAY_ENCLAVE, "play", "watch_timings")?;
         let (tx, rx) = mpsc::unbounded_channel();
         let occ = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
         let states = node.subscription::<GameState>("/game/state", Qos::State)?;

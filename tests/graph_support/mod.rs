@@ -52,6 +52,7 @@ pub fn options(dir: &Path, domain: u16, level: &str) -> SimOptions {
         time_scale: TIME_SCALE,
         run_dir: dir.to_path_buf(),
         log: Some(dir.join("launch.log")),
+        keystore: None,
     }
 }
 

@@ -53,7 +53,8 @@ impl Peers {
     }
 
     /// How the servers found on the first request topic expect requests: Cyclone when every
-    /// one of them is an rmw_cyclonedds_cpp reader (vendor id 01.10 leads its GUID), which reads
+    /// one of them is an rmw_cyclonedds_cpp reader (vendor id 01.10 leads its GUID, or, under
+    /// DDS Security, its participant announced that vendor), which reads
     /// its request id from a header in the payload; Enhanced otherwise (rmw_fastrtps_cpp,
     /// rmw_connextdds and ros2-client). See docs/ros2-interop.md.
     fn mapping(&self, dp: &DomainParticipant) -> ServiceMapping {
@@ -68,7 +69,7 @@ impl Peers {
         if servers.peek().is_some()
             && servers.all(|r| {
                 let prefix: &[u8] = r.reader_proxy.remote_reader_guid.prefix.as_ref();
-                prefix.starts_with(&[0x01, 0x10])
+                ros2_client::service::is_cyclone_prefix(prefix)
             })
         {
             ServiceMapping::Cyclone

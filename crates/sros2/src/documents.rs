@@ -86,7 +86,10 @@ pub fn permissions(
 
 fn rule(out: &mut String, tag: &str, access: &Access) {
     let _ = writeln!(out, "      <{tag}>\n        <domains>{DOMAINS}</domains>");
-    for (verb, topics) in [("publish", &access.publish), ("subscribe", &access.subscribe)] {
+    for (verb, topics) in [
+        ("publish", &access.publish),
+        ("subscribe", &access.subscribe),
+    ] {
         if topics.is_empty() {
             continue;
         }

@@ -83,7 +83,10 @@ impl Keystore {
         write(&dir.join("permissions.xml"), xml.as_bytes())?;
         write(&dir.join("permissions.p7s"), &self.sign(xml.as_bytes())?)?;
         // Links into the keystore's shared files, relative as sros2 makes them.
-        let up = "../".repeat(dir.strip_prefix(&self.root).map_or(1, |r| r.components().count()));
+        let up = "../".repeat(
+            dir.strip_prefix(&self.root)
+                .map_or(1, |r| r.components().count()),
+        );
         link(
             &format!("{up}enclaves/governance.p7s"),
             &dir.join("governance.p7s"),
@@ -146,7 +149,10 @@ fn certificate(
     b.set_serial_number(&serial)?;
     b.set_subject_name(&name)?;
     b.set_pubkey(key)?;
-    let (from, until) = (Asn1Time::days_from_now(0)?, Asn1Time::days_from_now(VALID_DAYS)?);
+    let (from, until) = (
+        Asn1Time::days_from_now(0)?,
+        Asn1Time::days_from_now(VALID_DAYS)?,
+    );
     b.set_not_before(&from)?;
     b.set_not_after(&until)?;
     let (issuer_name, signer) = match issuer {

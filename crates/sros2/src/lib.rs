@@ -94,8 +94,10 @@ mod tests {
         ] {
             assert!(arbiter.join(f).is_file(), "{f}");
         }
-        let cert = X509::from_pem(&std::fs::read(arbiter.join("cert.pem")).expect("cert")).expect("pem");
-        let ca = X509::from_pem(&std::fs::read(root.join("public/ca.cert.pem")).expect("ca")).expect("pem");
+        let cert =
+            X509::from_pem(&std::fs::read(arbiter.join("cert.pem")).expect("cert")).expect("pem");
+        let ca = X509::from_pem(&std::fs::read(root.join("public/ca.cert.pem")).expect("ca"))
+            .expect("pem");
         assert!(cert.verify(&ca.public_key().expect("key")).expect("verify"));
         let cn = cert
             .subject_name()

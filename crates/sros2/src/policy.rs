@@ -169,7 +169,12 @@ fn rule(
         let access = match mode {
             "ALLOW" => &mut out.allow,
             "DENY" => &mut out.deny,
-            other => return Err(bad(file, &format!("{role}={other:?}: expected ALLOW or DENY"))),
+            other => {
+                return Err(bad(
+                    file,
+                    &format!("{role}={other:?}: expected ALLOW or DENY"),
+                ))
+            }
         };
         for name in elements(el, child) {
             let text = name.text().unwrap_or("").trim();
@@ -233,9 +238,15 @@ mod tests {
 
     #[test]
     fn names_resolve_like_sros2() {
-        assert_eq!(resolve("/game/state", "/", "x").as_deref(), Ok("/game/state"));
+        assert_eq!(
+            resolve("/game/state", "/", "x").as_deref(),
+            Ok("/game/state")
+        );
         assert_eq!(resolve("chatter", "/ns", "x").as_deref(), Ok("/ns/chatter"));
-        assert_eq!(resolve("~/get_parameters", "/", "arm").as_deref(), Ok("/arm/get_parameters"));
+        assert_eq!(
+            resolve("~/get_parameters", "/", "arm").as_deref(),
+            Ok("/arm/get_parameters")
+        );
         assert!(resolve("a//b", "/", "x").is_err());
     }
 
@@ -250,28 +261,43 @@ mod tests {
                 .unwrap_or_else(|| panic!("{name} in the policy"))
         };
         let arbiter = get("/checkers/arbiter");
-        assert!(arbiter.allow.publish.contains("rq/arm/execute/_action/send_goalRequest"));
-        assert!(arbiter.allow.subscribe.contains("rt/arm/execute/_action/feedback"));
+        assert!(arbiter
+            .allow
+            .publish
+            .contains("rq/arm/execute/_action/send_goalRequest"));
+        assert!(arbiter
+            .allow
+            .subscribe
+            .contains("rt/arm/execute/_action/feedback"));
         assert!(arbiter.allow.subscribe.contains("rq/game/newRequest"));
         assert!(arbiter.allow.publish.contains("rr/game/newReply"));
         assert!(arbiter.allow.publish.contains("rt/rosout"));
-        assert!(arbiter.allow.subscribe.contains("rq/arbiter/get_parametersRequest"));
+        assert!(arbiter
+            .allow
+            .subscribe
+            .contains("rq/arbiter/get_parametersRequest"));
         let arm = get("/checkers/arm");
-        assert!(arm.allow.subscribe.contains("rq/arm/execute/_action/send_goalRequest"));
+        assert!(arm
+            .allow
+            .subscribe
+            .contains("rq/arm/execute/_action/send_goalRequest"));
         assert!(arm.allow.publish.contains("rt/arm/execute/_action/status"));
         // Only the arbiter may send the arm and the planner goals.
         for e in &enclaves {
-            let sends = e
-                .allow
-                .publish
-                .iter()
-                .any(|t| t == "rq/arm/execute/_action/send_goalRequest" || t == "rq/planner/plan/_action/send_goalRequest");
+            let sends = e.allow.publish.iter().any(|t| {
+                t == "rq/arm/execute/_action/send_goalRequest"
+                    || t == "rq/planner/plan/_action/send_goalRequest"
+            });
             assert_eq!(sends, e.path == "/checkers/arbiter", "{}", e.path);
             let field = e.allow.publish.contains("rt/board/occupancy");
             assert_eq!(field, e.path == "/checkers/board_sensor", "{}", e.path);
         }
         let viewer = get("/checkers/viewer");
         assert!(viewer.allow.subscribe.contains("rt/joint_states"));
-        assert!(!viewer.allow.publish.iter().any(|t| t.starts_with("rq/game/")));
+        assert!(!viewer
+            .allow
+            .publish
+            .iter()
+            .any(|t| t.starts_with("rq/game/")));
     }
 }

@@ -37,12 +37,41 @@ use checkers_msgs::srv::{
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use futures::StreamExt;
 use ros::env::{DiscoveryRange, RosEnv};
+use ros::security::SecurityEnv;
 use ros::{Node, Publisher, Qos, RosArgs, ServiceClient, Subscription};
 use tokio::sync::{broadcast, watch};
 
 /// How long a service call may take, the server's discovery included. Discovery on a busy
 /// machine can take seconds; the simulated human's move takes its pauses.
 pub const CALL: Duration = Duration::from_secs(30);
+
+/// The enclave of the play interface (config/security/policy.xml).
+pub const PLAY_ENCLAVE: &str = "/checkers/play";
+
+/// A node of a tool on the graph's domain (localhost discovery) in `enclave`. A secured node
+/// may only serve the parameter services its permissions name, which the policy names after the
+/// node (`secured_name`: `play`, `operator`, `rviz2`); an unsecured one gets a unique name,
+/// `NAME_PID`.
+pub fn client_node(
+    domain: u16,
+    security: Option<SecurityEnv>,
+    enclave: &str,
+    secured_name: &str,
+    name: &str,
+) -> anyhow::Result<Node> {
+    let name = match &security {
+        Some(_) => secured_name.to_string(),
+        None => format!("{name}_{}", std::process::id()),
+    };
+    let env = RosEnv {
+        domain_id: domain,
+        discovery: DiscoveryRange::Localhost,
+        security,
+    };
+    let args =
+        RosArgs::parse([name.as_str(), "--ros-args", "--enclave", enclave]).context("arguments")?;
+    Node::new(&name, args, env).context("joining the ROS domain")
+}
 
 /// How many messages of a stream a slow reader may fall behind before it loses the oldest.
 const BACKLOG: usize = 512;
@@ -72,17 +101,22 @@ pub struct GraphClient {
 }
 
 impl GraphClient {
-    /// Joins ROS domain `domain` (localhost discovery). Must run inside a tokio runtime: the
-    /// subscriptions are read by spawned tasks.
+    /// Joins ROS domain `domain` (localhost discovery), with DDS Security when the process's
+    /// environment asks for it (`ROS_SECURITY_*`), in the play interface's enclave. Must run
+    /// inside a tokio runtime: the subscriptions are read by spawned tasks.
     pub fn connect(domain: u16) -> anyhow::Result<GraphClient> {
-        let env = RosEnv {
-            domain_id: domain,
-            discovery: DiscoveryRange::Localhost,
-            security: None,
-        };
-        let name = format!("graph_client_{}", std::process::id());
-        let args = RosArgs::parse(["graph_client"]).context("client arguments")?;
-        let mut node = Node::new(&name, args, env).context("joining the ROS domain")?;
+        let security = SecurityEnv::from_lookup(|k| std::env::var(k).ok());
+        GraphClient::connect_with(domain, security, PLAY_ENCLAVE)
+    }
+
+    /// As [`GraphClient::connect`], with the security settings and enclave given (whose policy
+    /// names its node `play`).
+    pub fn connect_with(
+        domain: u16,
+        security: Option<SecurityEnv>,
+        enclave: &str,
+    ) -> anyhow::Result<GraphClient> {
+        let mut node = client_node(domain, security, enclave, "play", "graph_client")?;
         let (state_tx, state) = watch::channel(None);
         forward(
             node.subscription::<GameState>("/game/state", Qos::State)?,

@@ -32,6 +32,9 @@ pub struct SimOptions {
     pub run_dir: PathBuf,
     /// Where the launch output goes; None: this process's stdout and stderr.
     pub log: Option<PathBuf>,
+    /// An SROS2 keystore: the graph runs secured (`secure:=true keystore:=DIR`); None: as the
+    /// environment says.
+    pub keystore: Option<PathBuf>,
 }
 
 /// A running launch; stopped on drop.
@@ -117,6 +120,10 @@ fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
         .arg(format!("state_dir:={}", state_dir.display()))
         .env("ROS_DOMAIN_ID", o.domain.to_string())
         .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST");
+    if let Some(keystore) = &o.keystore {
+        cmd.arg("secure:=true")
+            .arg(format!("keystore:={}", keystore.display()));
+    }
     cmd
 }
 

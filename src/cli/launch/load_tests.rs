@@ -185,7 +185,10 @@ fn set_env_reaches_later_nodes_of_its_scope_and_ros_args_follow_ros_args() {
     };
     assert_eq!(env(0), ["A=1", "B=12", "D=4"]);
     assert_eq!(env(1), ["A=1"]);
-    assert_eq!(n[0].argv()[..3], ["--ros-args", "--enclave", "/checkers/n1"]);
+    assert_eq!(
+        n[0].argv()[..3],
+        ["--ros-args", "--enclave", "/checkers/n1"]
+    );
 }
 
 #[test]

@@ -83,6 +83,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         time_scale: args.time_scale,
         run_dir: run_dir.clone(),
         log: Some(launch_log.clone()),
+        keystore: None,
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -10,6 +10,8 @@ pub(super) mod wrappers;
 pub use request_id::*;
 use wrappers::*;
 pub use server::*;
+// PATCH(checkers_robot): a client picks the Cyclone mapping for a Cyclone DDS server.
+pub use wrappers::is_cyclone_prefix;
 pub use client::*;
 
 // --------------------------------------------

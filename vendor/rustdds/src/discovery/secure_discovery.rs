@@ -2378,14 +2378,19 @@ impl SecureDiscovery {
     }
 
     // Dig out remote's security attributes
-    let sec_info_opt = if remote_is_writer {
-      discovery_db_read(discovery_db)
-        .get_topic_writer(&remote_endpoint_guid)
-        .map(|writer| writer.publication_topic_data.security_info().clone())
-    } else {
-      discovery_db_read(discovery_db)
-        .get_topic_reader(&remote_endpoint_guid)
-        .map(|reader| reader.subscription_topic_data.security_info().clone())
+    // PATCH(checkers_robot): our own endpoints (a participant's reader matching its own
+    // writer, as ros2-client's ros_discovery_info does) are in the database's local tables.
+    let sec_info_opt = {
+      let db = discovery_db_read(discovery_db);
+      if remote_is_writer {
+        db.get_topic_writer(&remote_endpoint_guid)
+          .or_else(|| db.get_local_topic_writer(remote_endpoint_guid))
+          .map(|writer| writer.publication_topic_data.security_info().clone())
+      } else {
+        db.get_topic_reader(&remote_endpoint_guid)
+          .or_else(|| db.get_local_topic_reader(remote_endpoint_guid))
+          .map(|reader| reader.subscription_topic_data.security_info().clone())
+      }
     };
 
     let sec_attr = match sec_info_opt.flatten() {

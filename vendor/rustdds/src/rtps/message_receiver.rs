@@ -602,8 +602,11 @@ impl MessageReceiver {
         | EntityId::P2P_BUILTIN_PARTICIPANT_STATELESS_READER
         | EntityId::P2P_BUILTIN_PARTICIPANT_VOLATILE_SECURE_READER => (),
         // Otherwise we have to reject
+        // PATCH(checkers_robot): debug, not error. Cyclone DDS sends its standard SEDP
+        // and liveliness traffic unprotected to a secured participant every few hundred
+        // milliseconds; rejecting it is right, logging each one as an error is not.
         other => {
-          return error!(
+          return debug!(
             "Received an unprotected message containing a writer submessage for the reader \
              {other:?} in an rtps-protected domain."
           )
@@ -851,8 +854,11 @@ impl MessageReceiver {
         | EntityId::P2P_BUILTIN_PARTICIPANT_STATELESS_WRITER
         | EntityId::P2P_BUILTIN_PARTICIPANT_VOLATILE_SECURE_WRITER => (),
         // Otherwise we have to reject
+        // PATCH(checkers_robot): debug, not error. Cyclone DDS sends its standard SEDP
+        // and liveliness traffic unprotected to a secured participant every few hundred
+        // milliseconds; rejecting it is right, logging each one as an error is not.
         other => {
-          return error!(
+          return debug!(
             "Received an unprotected message containing a reader submessage for the writer \
              {other:?} in an rtps-protected domain."
           )

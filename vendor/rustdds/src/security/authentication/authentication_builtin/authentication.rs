@@ -757,6 +757,15 @@ impl Authentication for AuthenticationBuiltin {
           ));
         }
 
+        // PATCH(checkers_robot): the reply's dh1, when given, must be ours; the signature
+        // covers our own.
+        let my_dh1 = dh1.public_key_bytes()?;
+        if reply.dh1.as_ref().is_some_and(|d| *d != my_dh1) {
+          return Err(create_security_error_and_log!(
+            "Diffie-Hellman parameter DH1 mismatch on authentication reply"
+          ));
+        }
+
         if let Some(received_hash_c1) = reply.hash_c1 {
           if hash_c1 != received_hash_c1 {
             return Err(create_security_error_and_log!(
@@ -815,7 +824,7 @@ impl Authentication for AuthenticationBuiltin {
             "challenge1",
             Bytes::copy_from_slice(reply.challenge1.as_ref()),
           ),
-          BinaryProperty::with_propagate("dh1", Bytes::copy_from_slice(reply.dh1.as_ref())),
+          BinaryProperty::with_propagate("dh1", my_dh1.clone()),
           BinaryProperty::with_propagate("hash_c1", Bytes::copy_from_slice(hash_c1.as_ref())),
         ];
 

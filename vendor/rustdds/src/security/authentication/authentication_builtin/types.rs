@@ -424,9 +424,9 @@ impl BuiltinHandshakeMessageToken {
       .challenge2
       .ok_or_else(|| create_security_error_and_log!("challenge2 not found"))
       .and_then(|b| Challenge::try_from(b.as_ref()))?;
-    let dh1 = self
-      .dh1
-      .ok_or_else(|| create_security_error_and_log!("dh1 not found"))?;
+    // PATCH(checkers_robot): dh1 is optional in the reply (Cyclone DDS leaves it out); the
+    // initiator knows its own dh1.
+    let dh1 = self.dh1;
     let dh2 = self
       .dh2
       .ok_or_else(|| create_security_error_and_log!("dh2 not found"))?;
@@ -514,7 +514,7 @@ pub(in crate::security) struct HandshakeReply {
   pub hash_c2: Option<Sha256>,
   pub challenge1: Challenge,
   pub challenge2: Challenge,
-  pub dh1: Bytes,
+  pub dh1: Option<Bytes>,
   pub dh2: Bytes,
   pub signature: Bytes,
 }

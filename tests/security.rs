@@ -1,0 +1,186 @@
+//! DDS Security (SROS2) on the whole simulated robot: a keystore made by
+//! `checkers-robot security init` from `config/security/policy.xml`, the graph launched with
+//! `secure:=true keystore:=DIR` (each node in its own enclave, Enforce), and then, from outside:
+//! - the play interface's enclave plays (the game reaches the robot's reply);
+//! - a participant without credentials sees no topic and gets no answer;
+//! - the viewer's enclave reads `/joint_states`, but cannot send the arm a goal, and the arm
+//!   does not move;
+//! - where ROS 2 is installed (`../shared/ros2`; required when `CHECKERS_REQUIRE_ROS2=1`), the
+//!   same with rclpy on rmw_cyclonedds_cpp and the operator's enclave calling `/game/new`.
+
+mod graph_support;
+mod ros2_support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use checkers_msgs::action::{ExecuteMove, ExecuteMove_Goal};
+use checkers_msgs::msg::{GameEvent, GameState};
+use checkers_msgs::sensor_msgs::msg::JointState;
+use checkers_msgs::srv::{NewGame, NewGame_Request};
+use futures::StreamExt;
+use graph_support::client::client_node;
+use graph_support::sim::{private_domain, SimGraph};
+use graph_support::{next_event, GraphClient, START, WAIT};
+use ros::security::{SecurityEnv, Strategy};
+use ros::Qos;
+
+/// How long an outsider is given to see anything: discovery here takes well under a second.
+const OUTSIDER: Duration = Duration::from_secs(8);
+
+fn keystore(dir: &Path) -> PathBuf {
+    let ks = dir.join("keystore");
+    let out = Command::new(env!("CARGO_BIN_EXE_checkers-robot"))
+        .args(["security", "init"])
+        .arg(&ks)
+        .arg("--policy")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/security/policy.xml"))
+        .output()
+        .expect("checkers-robot runs");
+    assert!(
+        out.status.success(),
+        "security init: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ks
+}
+
+fn enforce(ks: &Path) -> Option<SecurityEnv> {
+    Some(SecurityEnv {
+        strategy: Strategy::Enforce,
+        keystore: Some(ks.to_path_buf()),
+        enclave_override: None,
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_robots_enclaves_reach_the_secured_graph() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ks = keystore(dir.path());
+    // Below 231: Cyclone DDS takes no security document naming a higher domain.
+    let domain = private_domain(195..200, 1);
+    let mut options = graph_support::options(dir.path(), domain, "novice");
+    options.keystore = Some(ks.clone());
+    let sim = SimGraph::launch(&options).expect("the launch starts");
+    let log = dir.path().join("launch.log");
+    let tail = || ros2_support::tail(&log);
+
+    // The play interface plays: its enclave may call /sim/human_move and read the game.
+    let client = GraphClient::connect_with(domain, enforce(&ks), "/checkers/play")
+        .expect("the play client joins");
+    if let Err(e) = client.wait_ready(START).await {
+        panic!("the secured graph did not come up: {e:#}\n{}", tail());
+    }
+    let first = client
+        .wait_state(START, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
+        .await
+        .unwrap_or_else(|e| panic!("the first human turn: {e:#}\n{}", tail()));
+    let mut events = client.events();
+    let mv = first
+        .legal_moves
+        .first()
+        .expect("a legal move")
+        .text
+        .clone();
+    client
+        .human_move(&mv, 0, true)
+        .await
+        .unwrap_or_else(|e| panic!("the human's move: {e:#}\n{}", tail()));
+    next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_ROBOT_MOVED)
+        .await
+        .unwrap_or_else(|e| panic!("the robot's reply: {e:#}\n{}", tail()));
+
+    // No credentials: the secured participants never match it.
+    let mut intruder =
+        client_node(domain, None, "/", "intruder", "intruder").expect("an unsecured node");
+    let states = intruder
+        .subscription::<GameState>("/game/state", Qos::State)
+        .expect("subscription");
+    let new_game = intruder
+        .service_client::<NewGame>("/game/new")
+        .expect("client");
+    let mut stream = states.stream();
+    let seen = tokio::time::timeout(OUTSIDER, stream.next()).await;
+    assert!(seen.is_err(), "an outsider read /game/state: {seen:?}");
+    let answer = new_game.call(NewGame_Request::default(), OUTSIDER).await;
+    assert!(answer.is_err(), "an outsider started a game: {answer:?}");
+    drop(stream);
+
+    // The viewer (rviz2's enclave) sees the arm but may not move it.
+    let mut viewer = client_node(domain, enforce(&ks), "/checkers/viewer", "rviz2", "viewer")
+        .expect("the viewer joins");
+    let joints = viewer
+        .subscription::<JointState>("/joint_states", Qos::Sensor)
+        .expect("subscription");
+    let mut joints = joints.stream();
+    let before = tokio::time::timeout(WAIT, joints.next())
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("the viewer read no /joint_states\n{}", tail()));
+    match viewer.action_client::<ExecuteMove>("/arm/execute") {
+        // RustDDS checks its own permissions first: the goal's writer is not created.
+        Err(e) => assert!(e.to_string().contains("/arm/execute"), "{e}"),
+        Ok(arm) => {
+            let goal = ExecuteMove_Goal {
+                game_move: checkers_msgs::msg::Move::default(),
+            };
+            let sent = arm.send_goal(goal, OUTSIDER).await;
+            assert!(sent.is_err(), "the viewer's goal reached the arm");
+        }
+    }
+    let end = tokio::time::Instant::now() + Duration::from_secs(2);
+    while let Ok(Some(now)) = tokio::time::timeout_at(end, joints.next()).await {
+        assert_eq!(now.position, before.position, "the arm moved");
+    }
+    drop(joints);
+
+    if let Some(ros) = ros2_support::ros2_prefix() {
+        rclpy_checks(&ros, dir.path(), &ks, domain);
+    }
+    drop(client);
+    drop(sim);
+}
+
+/// rclpy on rmw_cyclonedds_cpp (whose DDS Security plugins are Cyclone's own) with the same
+/// keystore.
+fn rclpy_checks(ros: &Path, dir: &Path, ks: &Path, domain: u16) {
+    let msgs = ros2_support::checkers_msgs(ros);
+    let run = |enclave: Option<&str>, mode: &str| {
+        let security = match enclave {
+            Some(e) => format!(
+                "export ROS_SECURITY_ENABLE=true ROS_SECURITY_STRATEGY=Enforce \
+                 ROS_SECURITY_KEYSTORE={} ROS_SECURITY_ENCLAVE_OVERRIDE={e} && ",
+                ks.display()
+            ),
+            None => String::new(),
+        };
+        let script = format!(
+            "source {}/local_setup.bash && {security}python3 {} {mode} 20",
+            msgs.display(),
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/ros2/secure_client.py")
+                .display()
+        );
+        let out = ros2_support::ros_shell("rmw_cyclonedds_cpp", ros, ros, dir, domain, &script)
+            .output()
+            .expect("bash runs");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        eprintln!(
+            "rclpy {mode}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let operator = run(Some("/checkers/operator"), "operator");
+    assert!(operator.contains("state ply="), "{operator}");
+    assert!(operator.contains("new_game success=True"), "{operator}");
+    let intruder = run(None, "intruder");
+    assert!(intruder.contains("state none"), "{intruder}");
+    assert!(intruder.contains("new_game unreachable"), "{intruder}");
+    let viewer = run(Some("/checkers/viewer"), "viewer");
+    assert!(viewer.contains("joints "), "{viewer}");
+    assert!(!viewer.contains("joints none"), "{viewer}");
+    assert!(viewer.contains("goal refused"), "{viewer}");
+}
