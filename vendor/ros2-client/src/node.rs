@@ -352,17 +352,6 @@ impl Spinner {
           // (DDS matched-entity events only carry GUIDs, not topic/node
           // names).
           let graph_event = match dp_status_event {
-            // PATCH(checkers_robot): see service::wrappers::note_cyclone_participant.
-            DomainParticipantStatusEvent::ParticipantDiscovered { ref dpd } => {
-              debug!("participant discovered: {:?} vendor {:?}", dpd.guid, dpd.vendor_id);
-              if dpd.vendor_id.as_bytes() == [0x01, 0x10] {
-                let guid = dpd.guid.to_bytes();
-                let mut prefix = [0u8; 12];
-                prefix.copy_from_slice(&guid[0..12]);
-                crate::service::wrappers::note_cyclone_participant(prefix);
-              }
-              None
-            }
             DomainParticipantStatusEvent::RemoteReaderMatched { local_writer, remote_reader } => {
               self.writers_to_remote_readers.lock().unwrap()
                 .entry(local_writer)

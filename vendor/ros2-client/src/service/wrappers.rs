@@ -314,37 +314,17 @@ impl CycloneHeader {
 // without it from a Cyclone DDS participant (vendor id 01.10, the first two bytes of every GUID
 // prefix) is Cyclone. Anything else keeps the configured mapping.
 
-// PATCH(checkers_robot): under DDS Security a GUID prefix is derived from the participant's
-// certificate (DDS Security 9.3.3), not from its vendor, so the vendor id announced in each
-// participant's SPDP data is remembered here (the node's spinner records it) and consulted too.
-static CYCLONE_PARTICIPANTS: std::sync::Mutex<std::collections::BTreeSet<[u8; 12]>> =
-  std::sync::Mutex::new(std::collections::BTreeSet::new());
-
-/// Records a discovered participant whose SPDP data names Eclipse Cyclone DDS.
-pub fn note_cyclone_participant(prefix: [u8; 12]) {
-  if let Ok(mut set) = CYCLONE_PARTICIPANTS.lock() {
-    set.insert(prefix);
-  }
-}
-
 /// True for a GUID made by Eclipse Cyclone DDS.
 pub fn is_cyclone_gid(gid: crate::gid::Gid) -> bool {
   is_cyclone_prefix(&gid.to_bytes16()[0..12])
 }
 
 /// True for the GUID prefix of an Eclipse Cyclone DDS participant: its vendor id leads the
-/// prefix, or (under DDS Security) its SPDP data said so.
+/// prefix, or (PATCH(checkers_robot): under DDS Security, where the prefix is derived from the
+/// participant's certificate) its SPDP data named that vendor.
 pub fn is_cyclone_prefix(prefix: &[u8]) -> bool {
-  if prefix.starts_with(&[0x01, 0x10]) {
-    return true;
-  }
-  let Ok(prefix) = <[u8; 12]>::try_from(prefix) else {
-    return false;
-  };
-  CYCLONE_PARTICIPANTS
-    .lock()
-    .map(|set| set.contains(&prefix))
-    .unwrap_or(false)
+  prefix.starts_with(&[0x01, 0x10])
+    || rustdds::discovery::participant_vendor(prefix) == Some([0x01, 0x10])
 }
 
 /// The mapping a request or a reply came in.

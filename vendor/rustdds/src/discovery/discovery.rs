@@ -227,10 +227,6 @@ pub(crate) struct Discovery {
   liveliness_state: LivelinessState,
 
   participant_status_sender: StatusChannelSender<DomainParticipantStatusEvent>,
-  // PATCH(checkers_robot): the participants whose ParticipantDiscovered went out. Under
-  // security a remote enters the database while it authenticates, so "new in the database"
-  // was false by the time its data was processed, and applications never heard of it.
-  announced_participants: std::collections::HashSet<GuidPrefix>,
 
   // DDS Subscriber and Publisher for Discovery
   // ...but these are not actually used after initialization
@@ -669,7 +665,6 @@ impl Discovery {
       discovery_samples,
       waker,
       participant_status_sender,
-      announced_participants: std::collections::HashSet::new(),
 
       liveliness_state: LivelinessState::new(),
 
@@ -1006,23 +1001,6 @@ impl Discovery {
             NormalDiscoveryPermission::Allow
           };
 
-          // PATCH(checkers_robot): applications hear of a participant when its SPDP data
-          // first arrives, authenticated or not yet (a secured Cyclone DDS peer is never
-          // "new in the database" when processed, and sends no DCPSParticipantSecure).
-          #[cfg(feature = "security")]
-          if permission != NormalDiscoveryPermission::Allow {
-            if let Sample::Value(participant_data) = &ds.value {
-              let prefix = participant_data.participant_guid.prefix;
-              if prefix != self.domain_participant.guid().prefix
-                && self.announced_participants.insert(prefix)
-              {
-                self.send_participant_status(DomainParticipantStatusEvent::ParticipantDiscovered {
-                  dpd: participant_data.into(),
-                });
-              }
-            }
-          }
-
           if permission == NormalDiscoveryPermission::Allow {
             match ds.value {
               Sample::Value(participant_data) => {
@@ -1084,8 +1062,7 @@ impl Discovery {
     // available built-in endpoints.
     self.send_discovery_notification(DiscoveryNotificationType::ParticipantUpdated { guid_prefix });
 
-    let first_processed = self.announced_participants.insert(guid_prefix);
-    if was_new || first_processed {
+    if was_new {
       // Inform DDS Applications
       self.send_participant_status(DomainParticipantStatusEvent::ParticipantDiscovered {
         dpd: participant_data.into(),
@@ -1131,7 +1108,6 @@ impl Discovery {
       id: participant_guidp,
       reason: LostReason::Disposed,
     });
-    self.announced_participants.remove(&participant_guidp);
     #[cfg(feature = "security")]
     self.spdp_quick_response_sent.remove(&participant_guidp);
   }

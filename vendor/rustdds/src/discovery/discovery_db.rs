@@ -154,6 +154,8 @@ impl DiscoveryDB {
   pub fn update_participant(&mut self, data: &SpdpDiscoveredParticipantData) -> bool {
     debug!("update_participant: {:?}", data);
     let guid = data.participant_guid;
+    // PATCH(checkers_robot): see participant_vendor.rs.
+    super::participant_vendor::note_participant_vendor(guid.prefix.bytes, data.vendor_id.as_bytes());
 
     // sanity check
     if guid.entity_id != EntityId::PARTICIPANT {

@@ -109,9 +109,19 @@ impl CryptographicBuiltin {
 impl CryptoTransform for CryptographicBuiltin {
   fn encode_serialized_payload(
     &self,
-    plain_buffer: Vec<u8>,
+    mut plain_buffer: Vec<u8>,
     sending_datawriter_crypto_handle: DatawriterCryptoHandle,
   ) -> SecurityResult<(Vec<u8>, ParameterList)> {
+    // PATCH(checkers_robot): the serialized payload is padded to a multiple of 4 octets, the
+    // padding counted in the encapsulation options (RTPS 2.5 10.2), before it is encrypted.
+    // Unencrypted, the DATA submessage's own alignment does this; encrypted, the padding
+    // would fall outside the ciphertext, and Cyclone DDS drops a decrypted payload whose
+    // length is not a multiple of 4 (its own encoder asserts that length).
+    let padding = (4 - plain_buffer.len() % 4) % 4;
+    if padding > 0 && plain_buffer.len() >= 4 {
+      plain_buffer.resize(plain_buffer.len() + padding, 0);
+      plain_buffer[3] = (plain_buffer[3] & !0x03) | padding as u8;
+    }
     // Get the key material for encrypting serialized payloads
     let EncodeSessionMaterials {
       key_id,
