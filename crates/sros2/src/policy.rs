@@ -124,6 +124,11 @@ enum Verb {
     Subscribe,
 }
 
+/// A DDS topic of a rule: prefix, suffix, and what the enclave does with it.
+type Part = (&'static str, &'static str, Verb);
+/// A rule's attribute (`publish`, `reply`, ...) and the DDS topics it grants.
+type Role = (&'static str, &'static [Part]);
+
 fn rule(
     file: &Path,
     el: Node,
@@ -132,7 +137,7 @@ fn rule(
     out: &mut EnclavePolicy,
 ) -> Result<(), Sros2Error> {
     let kind = el.tag_name().name();
-    let (child, roles): (&str, &[(&str, &[(&str, &str, Verb)])]) = match kind {
+    let (child, roles): (&str, &[Role]) = match kind {
         "topics" => (
             "topic",
             &[

@@ -309,7 +309,7 @@ fn refused(name: &str) -> r2r::Error {
     }
 }
 
-/// rcl reads the domain and the discovery range from the process environment when the context
+/// rcl reads the domain, the discovery range and DDS Security from the process environment when the context
 /// is created, and r2r offers no other way to give them. A node asked for other settings than
 /// the environment's (the graph client of `watch` and the tests joins a chosen domain) sets the
 /// variables first. Only then: a process whose environment already says so is left untouched.
@@ -325,6 +325,25 @@ fn make_rcl_see(env: &RosEnv) -> Result<(), RosError> {
             DiscoveryRange::Subnet => "SUBNET",
         };
         std::env::set_var("ROS_AUTOMATIC_DISCOVERY_RANGE", range);
+    }
+    if current.security != env.security {
+        match &env.security {
+            None => std::env::remove_var("ROS_SECURITY_ENABLE"),
+            Some(sec) => {
+                std::env::set_var("ROS_SECURITY_ENABLE", "true");
+                let strategy = match sec.strategy {
+                    crate::security::Strategy::Enforce => "Enforce",
+                    crate::security::Strategy::Permissive => "Permissive",
+                };
+                std::env::set_var("ROS_SECURITY_STRATEGY", strategy);
+                if let Some(ks) = &sec.keystore {
+                    std::env::set_var("ROS_SECURITY_KEYSTORE", ks);
+                }
+                if let Some(e) = &sec.enclave_override {
+                    std::env::set_var("ROS_SECURITY_ENCLAVE_OVERRIDE", e);
+                }
+            }
+        }
     }
     Ok(())
 }
