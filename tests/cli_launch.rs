@@ -81,13 +81,16 @@ fn dry_run_of_the_simulated_robot() {
     };
     assert_eq!(
         line("planner"),
-        format!("-r __node:=planner --params-file {repo}/config/difficulty/hard.yaml")
+        format!(
+            "--enclave /checkers/planner -r __node:=planner --params-file \
+             {repo}/config/difficulty/hard.yaml"
+        )
     );
     assert_eq!(
         line("arbiter"),
         format!(
-            "-r __node:=arbiter --params-file {repo}/config/arbiter.yaml -p level:=hard \
-             -p state_dir:=/tmp/sim1/arbiter"
+            "--enclave /checkers/arbiter -r __node:=arbiter --params-file \
+             {repo}/config/arbiter.yaml -p level:=hard -p state_dir:=/tmp/sim1/arbiter"
         )
     );
     assert!(line("arm").contains("-p port:=/tmp/sim1/arm"), "{stdout}");
