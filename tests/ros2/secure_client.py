@@ -10,7 +10,7 @@ import time
 
 import rclpy
 from rclpy.action import ActionClient
-from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy, qos_profile_sensor_data
 
 from checkers_msgs.action import ExecuteMove
 from checkers_msgs.msg import GameState
@@ -49,7 +49,8 @@ if mode in ("operator", "intruder"):
         print(f"new_game success={result.success if result else None}", flush=True)
 elif mode == "viewer":
     joints = []
-    node.create_subscription(JointState, "/joint_states", joints.append, 10)
+    # The arm and the neck publish best effort, as sensor data.
+    node.create_subscription(JointState, "/joint_states", joints.append, qos_profile_sensor_data)
     if spin_until(lambda: joints, wait):
         print(f"joints {len(joints[-1].position)}", flush=True)
     else:
