@@ -34,6 +34,9 @@ type InnerClient<A> = ros2_client::action::ActionClient<
 /// How long a finished goal's result waits for the client to ask for it.
 const RESULT_PICKUP: Duration = Duration::from_secs(30);
 
+/// How often a client waiting for a result checks that the goal's server is still there.
+const SERVER_CHECK: Duration = Duration::from_millis(500);
+
 /// How a goal ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GoalOutcome {
@@ -397,7 +400,11 @@ impl<A: ActionInterface> ActionClient<A> {
                 name: self.name.clone(),
             });
         }
-        Ok(GoalHandle { client: self, id })
+        Ok(GoalHandle {
+            client: self,
+            id,
+            servers: self.server.serving(),
+        })
     }
 }
 
@@ -405,6 +412,9 @@ impl<A: ActionInterface> ActionClient<A> {
 pub struct GoalHandle<'a, A: ActionInterface> {
     client: &'a ActionClient<A>,
     id: GoalId,
+    /// The participants serving the action when the goal was accepted: the goal lives in one
+    /// of them, and dies with it (a respawned server does not know it).
+    servers: Vec<Vec<u8>>,
 }
 
 impl<A: ActionInterface> std::fmt::Debug for GoalHandle<'_, A> {
@@ -443,10 +453,29 @@ impl<A: ActionInterface> GoalHandle<'_, A> {
 
     /// The goal's end and result, within `timeout`. Poll it beside [`feedback`](Self::feedback)
     /// (e.g. in `tokio::select!`); it may be called again after a timeout.
+    ///
+    /// Fails with [`RosError::ServerGone`] once none of the participants that served the action
+    /// when the goal was accepted is left (a dead node's participant is dropped when its lease
+    /// runs out, about 10 s), rather than waiting out `timeout` for a result that cannot come.
     pub async fn result(&self, timeout: Duration) -> Result<(GoalOutcome, A::Result), RosError> {
         let _turn = self.client.result_turn.lock().await;
         let asked = tokio::time::timeout(timeout, self.client.inner.async_request_result(self.id));
-        match asked.await {
+        tokio::pin!(asked);
+        let mut check = tokio::time::interval(SERVER_CHECK);
+        let answer = loop {
+            tokio::select! {
+                answer = &mut asked => break answer,
+                _ = check.tick() => {
+                    if !self.servers.is_empty() && self.server_gone() {
+                        self.client.server.forget();
+                        return Err(RosError::ServerGone {
+                            name: self.client.name.clone(),
+                        });
+                    }
+                }
+            }
+        };
+        match answer {
             Err(_) => Err(self.client.timeout_error("result", timeout)),
             Ok(Err(e)) => Err(RosError::Goal {
                 name: self.client.name.clone(),
@@ -467,6 +496,11 @@ impl<A: ActionInterface> GoalHandle<'_, A> {
                 Ok((outcome, result))
             }
         }
+    }
+
+    fn server_gone(&self) -> bool {
+        let now = self.client.server.serving();
+        !self.servers.iter().any(|p| now.contains(p))
     }
 
     /// Asks the server to cancel the goal. True if it agreed (the result then says

@@ -166,6 +166,26 @@ impl ServerWatch {
         }
     }
 
+    /// The participants (GUID prefixes) whose readers serve the first request topic now.
+    pub fn serving(&self) -> Vec<Vec<u8>> {
+        let Some(topic) = self.peers.readers.first() else {
+            return Vec::new();
+        };
+        let mut found: Vec<Vec<u8>> = self
+            .participant
+            .discovered_readers()
+            .iter()
+            .filter(|r| &r.subscription_topic_data.topic_name == topic)
+            .map(|r| {
+                let prefix: &[u8] = r.reader_proxy.remote_reader_guid.prefix.as_ref();
+                prefix.to_vec()
+            })
+            .collect();
+        found.sort_unstable();
+        found.dedup();
+        found
+    }
+
     /// A call timed out: the server may have gone, so look for it again next time.
     pub fn forget(&self) {
         self.found.store(false, Ordering::Release);

@@ -28,6 +28,8 @@ pub enum RosError {
         name: String,
         waited: std::time::Duration,
     },
+    #[error("{name}: the server that took the goal is gone (its node stopped or died)")]
+    ServerGone { name: String },
     #[error("{name}: no answer within {after:?}")]
     Timeout {
         name: String,
