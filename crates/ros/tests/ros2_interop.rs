@@ -498,6 +498,39 @@ fn our_publisher_announces_the_type_hash_rclpy_does() {
     }
 }
 
+/// A node killed with SIGKILL says no goodbye: it leaves the graph of a peer (here rclpy's, the
+/// view `ros2 node list` has through its daemon) when its participant's lease runs out. RustDDS
+/// announced a 50 s lease; ours is 10 s, announced every 2 s (vendor/PATCHES.md).
+#[test]
+fn a_killed_node_leaves_the_graph_within_its_lease() {
+    let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
+    let d = domain(10);
+    let ours = probe(d, "pub", &["count:=600"]);
+    let watch = ros.spawn(d, &format!("{} 50", ros.python("node_gone.py")));
+    // Long enough for rclpy to start and discover the probe on a busy machine.
+    std::thread::sleep(Duration::from_secs(15));
+    let killed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("the clock is past 1970")
+        .as_secs_f64();
+    drop(ours);
+    let (code, out, err) = watch.wait(Duration::from_secs(60));
+    assert_eq!(code, Some(0), "{}: {out}\n{err}", rmw());
+    let gone: f64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("gone at "))
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    let after = gone - killed;
+    eprintln!("{}: the killed node left the graph after {after:.1} s", rmw());
+    // The lease (10 s) and a cleanup period; the old 50 s lease fails this. Over r2r the lease
+    // is the RMW's own (Fast DDS: 20 s).
+    if !cfg!(feature = "r2r") {
+        assert!(after < 25.0, "{}: still listed {after:.1} s after the kill", rmw());
+    }
+}
+
 /// Samples from one byte to several hundred KB, both ways: the large ones travel in DATA_FRAG
 /// submessages (a MarkerArray of `/board/markers` is about 7 KB), which Cyclone DDS dropped as
 /// malformed until their payload was padded to 4 octets (`vendor/PATCHES.md`).
