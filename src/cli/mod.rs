@@ -18,6 +18,7 @@ mod perft;
 mod play;
 mod review;
 mod security;
+mod soak;
 mod watch;
 
 use std::process::ExitCode;
@@ -67,6 +68,10 @@ enum Command {
     Play(play::Args),
     /// The simulated robot against a simulated human driven by a planner: `watch --level easy --opponent alphabeta:depth=2`.
     Watch(watch::Args),
+    /// Game after game against one launch of the simulated robot with faults and node kills
+    /// drawn at random; checks every game ends and replays, and watches each node's memory:
+    /// `soak --games 100 --time-scale 500`.
+    Soak(soak::Args),
     /// Bring-up tools for the real robot's controllers (or, with `--sim`, the simulated
     /// ones): `hw ports`, `hw field`, `hw arm home`, `hw arm jog --joint 1 --by 10`,
     /// `hw head sweep`, `hw head eyes`.
@@ -129,6 +134,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Launch(args) => launch::run(&args),
         Command::Play(args) => play::run(&args),
         Command::Watch(args) => watch::run(&args),
+        Command::Soak(args) => soak::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Hw(args) => hw::run(&args),
         Command::Security(args) => security::run(&args).map(|()| ExitCode::SUCCESS),

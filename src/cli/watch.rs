@@ -96,7 +96,7 @@ fn opening_move(
 /// The simulated human's book move in game `n`: the distinct next moves of the built-in
 /// openings the game has followed so far, sorted, and the one this game of its colour picks;
 /// `None` once the game has left them all.
-fn book_move(
+pub(super) fn book_move(
     openings: &[search::openings::Opening],
     ply: u32,
     pos: &draughts::Position,
@@ -275,7 +275,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
 
 /// A line on stdout above the spinner (a hidden spinner, stderr not a terminal, drops its
 /// `println`, so print directly then).
-fn line(bar: &ProgressBar, text: String) {
+pub(super) fn line(bar: &ProgressBar, text: String) {
     if bar.is_hidden() {
         println!("{text}");
     } else {

@@ -523,11 +523,18 @@ fn a_killed_node_leaves_the_graph_within_its_lease() {
         .and_then(|t| t.trim().parse().ok())
         .unwrap_or_else(|| panic!("{out}"));
     let after = gone - killed;
-    eprintln!("{}: the killed node left the graph after {after:.1} s", rmw());
+    eprintln!(
+        "{}: the killed node left the graph after {after:.1} s",
+        rmw()
+    );
     // The lease (10 s) and a cleanup period; the old 50 s lease fails this. Over r2r the lease
     // is the RMW's own (Fast DDS: 20 s).
     if !cfg!(feature = "r2r") {
-        assert!(after < 25.0, "{}: still listed {after:.1} s after the kill", rmw());
+        assert!(
+            after < 25.0,
+            "{}: still listed {after:.1} s after the kill",
+            rmw()
+        );
     }
 }
 

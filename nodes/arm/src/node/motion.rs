@@ -235,6 +235,23 @@ impl Motion {
         .await
     }
 
+    /// A pump found on when the node starts means its last run stopped mid-move (killed, or
+    /// the host lost) with a piece in the cup, or about to be. The pump goes off and the piece
+    /// drops where the cup is, most likely just over the board, where it was picking or placing:
+    /// held on, it would ride along the next homing, and a person putting the board right
+    /// could not set that square. Works in the Alarm state too. True if the pump was on.
+    pub async fn release_left_piece(&self) -> Result<bool, MotionError> {
+        let s = self.link.state();
+        if !s.status.is_some_and(|st| st.pump_on) {
+            return Ok(false);
+        }
+        let mut guard = Guard::now(&self.link)?;
+        // The host-lost alarm may be reported just after the handshake.
+        guard.alarms = None;
+        self.pump(false, guard, &None).await?;
+        Ok(true)
+    }
+
     /// Leaves the Alarm state if the controller is in it and the cause is gone.
     pub async fn clear_alarm(&self) -> Result<(), MotionError> {
         let mut guard = Guard::now(&self.link)?;

@@ -94,6 +94,25 @@ pub(super) async fn serve(
         .await
     });
 
+    // Before any goal: a cup still holding on is a piece the last arm node left in it.
+    let c = Arc::clone(&ctx);
+    let (locked, first) = tokio::sync::oneshot::channel();
+    node.spawn(async move {
+        let _busy = c.busy.lock().await;
+        let _ = locked.send(());
+        if !c.motion.wait_connected(LINK_GRACE).await {
+            return;
+        }
+        match c.motion.release_left_piece().await {
+            Ok(true) => tracing::warn!(
+                "the cup held a piece at start (the last arm node stopped mid-move): let go \
+                 where the arm stands; the board is checked before play goes on"
+            ),
+            Ok(false) => {}
+            Err(e) => tracing::warn!("cannot switch off the pump left on: {e}"),
+        }
+    });
+    let _ = first.await;
     tracing::info!(time_scale = settings.time_scale, "arm node running");
     loop {
         let new = actions.next_goal().await;
