@@ -107,7 +107,7 @@ impl Health {
                         (mb(last.rss_kb) - mb(first.rss_kb)) / hours
                     )
                 } else {
-                    "growth not measured (one sample)".to_string()
+                    "growth not measured (one sample after the first game)".to_string()
                 };
                 Some(format!(
                     "{node}: {:.1} -> {:.1} MB, {} -> {} fds over {:.0} min of one process ({} samples), {growth}",
