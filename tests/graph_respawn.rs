@@ -112,10 +112,13 @@ async fn each_node_killed_in_a_game_is_respawned_and_the_game_ends_with_a_pdn_th
             break;
         }
         kill_and_await_respawn(&g, node);
-        // A new node's endpoints are matched a moment after it starts; a confirm pressed before
-        // the arbiter's reader has matched the new board sensor's writer is lost (the person
-        // presses again), so the human here waits that moment out.
-        tokio::time::sleep(Duration::from_secs(3)).await;
+        // A new arbiter's reader is matched a moment after it starts, and the board sensor
+        // cannot tell it from the dead arbiter's until that one's lease runs out: a confirm
+        // pressed in that moment is lost (the person presses again), so the human here waits
+        // it out. A new board sensor holds a confirm until it has found its reader.
+        if node == "arbiter" {
+            tokio::time::sleep(Duration::from_secs(3)).await;
+        }
         // Back at the human's turn of the same game: the respawned arbiter resumes it.
         let ply = state.ply;
         state = g

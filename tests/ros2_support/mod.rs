@@ -174,51 +174,15 @@ pub fn launch(
     Launch { child }
 }
 
-/// `checkers_msgs` built with colcon for rclpy (under the target folder; built again when an
-/// interface file changes): its install prefix, whose `local_setup.bash` a script sources.
+/// checkers_msgs built with colcon (`tools/ros2/build_checkers_msgs.sh`, shared with
+/// `crates/ros/tests/ros2_interop.rs`: one build for both); its install folder.
 pub fn checkers_msgs(ros: &Path) -> PathBuf {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let ws = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ros2_ws_checkers_msgs");
-    let install = ws.join("install");
-    let files = ["package.xml", "CMakeLists.txt", "msg", "srv", "action"];
-    let listing = Command::new("bash")
-        .arg("-c")
-        .arg(format!(
-            "cd {} && find {} -type f -exec md5sum {{}} + | sort",
-            repo.join("msgs").display(),
-            files.join(" ")
-        ))
-        .output()
-        .expect("bash runs");
-    let stamp = format!(
-        "{}{}",
-        String::from_utf8_lossy(&listing.stdout),
-        overlays(ros)
-    );
-    if std::fs::read_to_string(ws.join("stamp")).ok().as_deref() == Some(stamp.as_str())
-        && install.join("local_setup.bash").is_file()
-    {
-        return install;
-    }
-    let _ = std::fs::remove_dir_all(&ws);
-    let src = ws.join("src/checkers_msgs");
-    std::fs::create_dir_all(&src).expect("the target folder is writable");
-    for f in files {
-        let ok = Command::new("cp")
-            .arg("-r")
-            .arg(repo.join("msgs").join(f))
-            .arg(&src)
-            .status()
-            .expect("cp runs")
-            .success();
-        assert!(ok, "copying msgs/{f}");
-    }
-    let script = format!(
-        "cd {} && colcon build --cmake-args -DBUILD_TESTING=OFF -DPython3_EXECUTABLE={}/venv/bin/python",
-        ws.display(),
-        ros.display()
-    );
-    let out = ros_shell(&rmw(), ros, ros, &ws, 0, &script)
+    let ws = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ros2_ws");
+    let out = Command::new("bash")
+        .arg(repo.join("tools/ros2/build_checkers_msgs.sh"))
+        .arg(ros)
+        .arg(&ws)
         .output()
         .expect("bash runs");
     assert!(
@@ -227,6 +191,5 @@ pub fn checkers_msgs(ros: &Path) -> PathBuf {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    std::fs::write(ws.join("stamp"), stamp).expect("the target folder is writable");
-    install
+    ws.join("install")
 }

@@ -35,6 +35,14 @@ impl Peers {
         }
     }
 
+    /// A topic's subscriptions, to a publisher of it.
+    pub fn topic(fqn: &str) -> Peers {
+        Peers {
+            readers: vec![format!("rt{fqn}")],
+            writers: Vec::new(),
+        }
+    }
+
     pub fn action(fqn: &str) -> Peers {
         let part = |p: &str, s: &str, suffix: &str| format!("{p}{fqn}/_action/{s}{suffix}");
         Peers {
@@ -78,7 +86,7 @@ impl Peers {
         }
     }
 
-    fn present(&self, dp: &DomainParticipant) -> bool {
+    pub fn present(&self, dp: &DomainParticipant) -> bool {
         let readers = dp.discovered_readers();
         let writers = dp.discovered_writers();
         self.readers.iter().all(|t| {

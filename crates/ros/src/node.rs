@@ -192,7 +192,12 @@ impl Node {
                 what: format!("publisher on {fqn}"),
                 why: format!("{e:?}"),
             })?;
-        Ok(Publisher { inner, topic: fqn })
+        Ok(Publisher {
+            inner,
+            readers: Peers::topic(&fqn),
+            participant: self.context.domain_participant(),
+            topic: fqn,
+        })
     }
 
     pub fn subscription<T: Interface>(
@@ -396,6 +401,8 @@ fn make_context(env: &RosEnv, enclave: Option<&str>) -> Result<Context, RosError
 pub struct Publisher<T: Interface> {
     inner: ros2_client::dds::Publisher<Wire<T>>,
     topic: String,
+    readers: Peers,
+    participant: ros2_client::dds::rustdds::DomainParticipant,
 }
 
 impl<T: Interface> std::fmt::Debug for Publisher<T> {
@@ -422,6 +429,20 @@ impl<T: Interface> Publisher<T> {
 
     pub fn topic(&self) -> &str {
         &self.topic
+    }
+
+    /// True once a subscription to this topic in another process is discovered (at once when
+    /// one is), false after `timeout`. A sample written before any reader has matched this
+    /// writer reaches nobody, even a reliable one: a publisher whose every sample matters (a
+    /// confirm press from a board sensor that has just started) waits for its reader first.
+    /// A reader that has gone without a word (its process killed) still counts until its
+    /// participant's lease runs out.
+    pub async fn wait_for_subscribers(&self, timeout: std::time::Duration) -> bool {
+        self.readers.present(&self.participant)
+            || self
+                .readers
+                .wait(&self.participant, tokio::time::Instant::now() + timeout)
+                .await
     }
 }
 

@@ -9,14 +9,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The files rcl's DDS layers read from an enclave's folder (rmw_dds_common's names).
-pub const ENCLAVE_FILES: [&str; 6] = [
-    "identity_ca.cert.pem",
-    "cert.pem",
-    "key.pem",
-    "permissions_ca.cert.pem",
-    "governance.p7s",
-    "permissions.p7s",
-];
+pub use sros2::layout::ENCLAVE_FILES;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SecurityError {
@@ -121,18 +114,8 @@ impl SecurityEnv {
 
 /// The folder of `enclave` in `keystore`: `/` is `enclaves/`, `/a/b` is `enclaves/a/b`.
 pub fn enclave_dir(keystore: &Path, enclave: &str) -> Result<PathBuf, SecurityError> {
-    let bad = || SecurityError::BadEnclave(enclave.to_string());
-    let rest = enclave.strip_prefix('/').ok_or_else(bad)?;
-    let mut dir = keystore.join("enclaves");
-    for part in rest.split('/').filter(|p| !p.is_empty()) {
-        let valid = part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !part.starts_with(|c: char| c.is_ascii_digit());
-        if !valid {
-            return Err(bad());
-        }
-        dir.push(part);
-    }
-    Ok(dir)
+    sros2::layout::enclave_dir(keystore, enclave)
+        .ok_or_else(|| SecurityError::BadEnclave(enclave.to_string()))
 }
 
 #[cfg(test)]

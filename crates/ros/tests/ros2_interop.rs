@@ -10,8 +10,6 @@
 //! installed they say they were skipped, unless `CHECKERS_REQUIRE_ROS2=1` (set by CI), which
 //! makes a missing ROS 2 a failure.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -73,73 +71,24 @@ fn ros2() -> Option<&'static Ros2> {
     found.as_ref()
 }
 
-/// The package's interface files, as colcon needs them.
-const PACKAGE_FILES: [&str; 5] = ["package.xml", "CMakeLists.txt", "msg", "srv", "action"];
-
-/// Builds `msgs/` with colcon under the target folder, unless the same files were built before.
+/// Builds `msgs/` with colcon under the target folder (`tools/ros2/build_checkers_msgs.sh`,
+/// which the whole-graph tests against ROS 2 share), unless the same files were built before.
 fn build_checkers_msgs(prefix: &Path) -> PathBuf {
-    let msgs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../msgs");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let ws = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ros2_ws");
-    let install = ws.join("install");
-    let stamp = ws.join("stamp");
-    // Built again when the trees under it change: Fast DDS adds its own type support.
-    let fingerprint = format!("{} {}", fingerprint(&msgs), overlays(prefix));
-    if std::fs::read_to_string(&stamp).ok() == Some(fingerprint.clone())
-        && install.join("setup.bash").is_file()
-    {
-        return install;
-    }
-    let _ = std::fs::remove_dir_all(&ws);
-    let src = ws.join("src/checkers_msgs");
-    std::fs::create_dir_all(&src).expect("the target folder is writable");
-    for name in PACKAGE_FILES {
-        let status = Command::new("cp")
-            .arg("-r")
-            .arg(msgs.join(name))
-            .arg(&src)
-            .status()
-            .expect("cp runs");
-        assert!(status.success(), "copying msgs/{name}");
-    }
-    let out = shell(
-        prefix,
-        None,
-        0,
-        &format!(
-            "cd {} && colcon build --cmake-args -DBUILD_TESTING=OFF -DPython3_EXECUTABLE={}/venv/bin/python",
-            ws.display(),
-            prefix.display()
-        ),
-    )
-    .output()
-    .expect("bash runs");
+    let out = Command::new("bash")
+        .arg(repo.join("tools/ros2/build_checkers_msgs.sh"))
+        .arg(prefix)
+        .arg(&ws)
+        .output()
+        .expect("bash runs");
     assert!(
         out.status.success(),
         "colcon build of checkers_msgs failed:\n{}\n{}",
         text(&out.stdout),
         text(&out.stderr)
     );
-    std::fs::write(&stamp, fingerprint).expect("the target folder is writable");
-    install
-}
-
-/// Changes when any interface file changes.
-fn fingerprint(dir: &Path) -> u64 {
-    let mut hasher = DefaultHasher::new();
-    let mut stack: Vec<PathBuf> = PACKAGE_FILES.iter().map(|n| dir.join(n)).collect();
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(&path)
-                .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-                .unwrap_or_default();
-            entries.sort();
-            stack.extend(entries);
-        } else {
-            path.hash(&mut hasher);
-            std::fs::read(&path).unwrap_or_default().hash(&mut hasher);
-        }
-    }
-    hasher.finish()
+    ws.join("install")
 }
 
 /// `bash -c` with ROS 2 (and, when built, checkers_msgs) sourced, on `domain`, local host only.

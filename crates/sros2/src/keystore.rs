@@ -17,6 +17,7 @@ use openssl::x509::extension::BasicConstraints;
 use openssl::x509::{X509Name, X509};
 
 use crate::documents;
+use crate::layout::enclave_dir;
 use crate::policy::EnclavePolicy;
 use crate::Sros2Error;
 
@@ -73,7 +74,8 @@ impl Keystore {
     /// Writes (or replaces) the enclave's key, certificate and signed permissions; returns its
     /// folder.
     pub fn create_enclave(&self, policy: &EnclavePolicy) -> Result<PathBuf, Sros2Error> {
-        let dir = enclave_dir(&self.root, &policy.path)?;
+        let dir = enclave_dir(&self.root, &policy.path)
+            .ok_or_else(|| Sros2Error::Enclave(policy.path.clone()))?;
         let key = new_key()?;
         let cert = certificate(&policy.path, &key, Some((&self.ca_cert, &self.ca_key)))?;
         write_key(&dir.join("key.pem"), &key)?;
@@ -107,24 +109,6 @@ impl Keystore {
         let signed = Pkcs7::sign(&self.ca_cert, &self.ca_key, &empty, data, flags)?;
         Ok(signed.to_smime(data, flags)?)
     }
-}
-
-/// The folder of an enclave: `/a/b` is `enclaves/a/b`. Names are ROS names: letters, digits
-/// and underscores between slashes.
-pub fn enclave_dir(root: &Path, enclave: &str) -> Result<PathBuf, Sros2Error> {
-    let bad = || Sros2Error::Enclave(enclave.to_string());
-    let rest = enclave.strip_prefix('/').ok_or_else(bad)?;
-    let mut dir = root.join("enclaves");
-    for part in rest.split('/') {
-        let ok = !part.is_empty()
-            && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !part.starts_with(|c: char| c.is_ascii_digit());
-        if !ok {
-            return Err(bad());
-        }
-        dir.push(part);
-    }
-    Ok(dir)
 }
 
 fn new_key() -> Result<PKey<Private>, Sros2Error> {

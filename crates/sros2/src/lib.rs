@@ -8,6 +8,7 @@
 
 pub mod documents;
 pub mod keystore;
+pub mod layout;
 pub mod policy;
 
 use std::path::{Path, PathBuf};
@@ -83,15 +84,7 @@ mod tests {
         assert!(report.created_ca);
         assert!(report.enclaves.len() >= 8);
         let arbiter = root.join("enclaves/checkers/arbiter");
-        for f in [
-            "identity_ca.cert.pem",
-            "cert.pem",
-            "key.pem",
-            "permissions_ca.cert.pem",
-            "governance.p7s",
-            "permissions.p7s",
-            "permissions.xml",
-        ] {
+        for f in layout::ENCLAVE_FILES.iter().chain(&["permissions.xml"]) {
             assert!(arbiter.join(f).is_file(), "{f}");
         }
         let cert =

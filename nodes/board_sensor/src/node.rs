@@ -112,6 +112,9 @@ impl Board {
     }
 }
 
+/// How long a confirmed reading waits for a subscriber (the arbiter) to be discovered.
+const READER_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Confirm presses to published readings. A press made while the link was down shows in the
 /// controller's press counter: the first snapshot of a new session reveals it.
 async fn confirm_loop(
@@ -156,6 +159,14 @@ async fn confirm_loop(
         }
         match board.read(1).await {
             Ok(occupied) => {
+                // A board sensor that has just started (respawned) may not be matched with the
+                // arbiter yet, and a press published then is lost: wait for it a moment.
+                if !out.wait_for_subscribers(READER_GRACE).await {
+                    tracing::warn!(
+                        "confirm pressed, but nothing subscribes to {}: the press goes unheard",
+                        out.topic()
+                    );
+                }
                 let msg = board.message(node, occupied, true);
                 tracing::info!(
                     seq = msg.seq,

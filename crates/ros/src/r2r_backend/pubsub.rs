@@ -105,6 +105,27 @@ impl<T: Interface> Publisher<T> {
     pub fn topic(&self) -> &str {
         &self.topic
     }
+
+    /// True once a subscription to this topic in another process is matched (rcl's count),
+    /// false after `timeout`: see the default backend's `Publisher::wait_for_subscribers`.
+    pub async fn wait_for_subscribers(&self, timeout: std::time::Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let count = self
+                .inner
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get_inter_process_subscription_count()
+                .unwrap_or(0);
+            if count > 0 {
+                return true;
+            }
+            if tokio::time::Instant::now() >= deadline {
+                return false;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
 }
 
 pub struct Subscription<T: Interface> {

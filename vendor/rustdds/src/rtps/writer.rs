@@ -1670,7 +1670,10 @@ impl Writer {
         .values()
         .map(RtpsReaderProxy::acked_up_to_before)
         .min()
-        .unwrap_or_else(SequenceNumber::zero);
+        // PATCH(checkers_robot): with no reader matched, no sample waits for a repair, and only
+        // the history depth is kept (for a late joiner). It was zero, which kept every sample
+        // until the 8192-sample backstop: about 100 MB of 5 Hz markers that nobody read.
+        .unwrap_or_else(|| self.send_buffer.last_change_sequence_number().plus_1());
       // If all readers have acked all up to before 5, and depth is 5, we need
       // to keep samples 0..4, i.e. from acked_up_to_before - depth .
       let depth_keeper = if let Some(depth) = depth {
