@@ -6,7 +6,8 @@
 //! - the viewer's enclave reads `/joint_states`, but cannot send the arm a goal, and the arm
 //!   does not move;
 //! - where ROS 2 is installed (`../shared/ros2`; required when `CHECKERS_REQUIRE_ROS2=1`), the
-//!   same with rclpy on rmw_cyclonedds_cpp: the operator's enclave reads `/game/state`, a
+//!   same with rclpy on rmw_cyclonedds_cpp: the operator's enclave reads `/game/state` and
+//!   starts a new game with `/game/new`, a
 //!   participant without credentials reads nothing and finds no `/game/new`, the viewer reads
 //!   `/joint_states` and its `/arm/execute` goal is refused.
 
@@ -180,9 +181,7 @@ fn rclpy_checks(ros: &Path, dir: &Path, ks: &Path, domain: u16) {
     };
     let operator = run(Some("/checkers/operator"), "operator");
     assert!(operator.contains("state ply="), "{operator}");
-    // Not asserted: a secured rclpy client's call to a node of the launched graph gets no
-    // reply yet (docs/security.md, "What does not work yet"); one to a lone server does.
-    eprintln!("rclpy operator /game/new: {operator}");
+    assert!(operator.contains("new_game success=True"), "{operator}");
     let intruder = run(None, "intruder");
     assert!(intruder.contains("state none"), "{intruder}");
     assert!(intruder.contains("new_game unreachable"), "{intruder}");

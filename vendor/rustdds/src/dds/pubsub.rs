@@ -563,9 +563,12 @@ impl InnerPublisher {
     if let Some(sec_handle) = self.security_plugins_handle.as_ref() {
       // Security is enabled.
       // Check are we allowed to create the DataWriter from Access control
+      // The participant's lock first, then the plugins': taken the other way round this
+      // deadlocked against a thread creating a topic (which holds the participant's).
+      let domain_id = dp.domain_id();
       let check_res = sec_handle.get_plugins().check_create_datawriter(
         guid.prefix,
-        dp.domain_id(),
+        domain_id,
         topic.name(),
         &writer_qos,
       );
@@ -1178,9 +1181,12 @@ impl InnerSubscriber {
     if let Some(sec_handle) = self.security_plugins_handle.as_ref() {
       // Security is enabled.
       // Check are we allowed to create the DataReader from Access control
+      // The participant's lock first, then the plugins': taken the other way round this
+      // deadlocked against a thread creating a topic (which holds the participant's).
+      let domain_id = dp.domain_id();
       let check_res = sec_handle.get_plugins().check_create_datareader(
         reader_guid.prefix,
-        dp.domain_id(),
+        domain_id,
         topic.name(),
         &qos,
       );
