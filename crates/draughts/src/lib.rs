@@ -6,6 +6,32 @@
 //! - [`Game`]: history and result, every draw rule counted in plies;
 //! - text: [`Move`] text, [`fen`], [`pdn`];
 //! - [`perft`] and [`playout`] for testing and speed.
+//!
+//! A game: the legal moves, a move played from its text, and the rules' verdict.
+//!
+//! ```
+//! use draughts::{Color, Game, GameResult, WinReason};
+//!
+//! let mut game = Game::new();
+//! let openings: Vec<String> = game.legal_moves().iter().map(|m| m.text()).collect();
+//! assert_eq!(openings.len(), 7);
+//! assert!(openings.contains(&"c3-d4".to_string()));
+//! game.play_text("c3-d4")?;
+//! assert_eq!(game.position().side_to_move(), Color::Black);
+//!
+//! // White to move, a man on c3 against a lone black man on d4: capturing is compulsory, and
+//! // Black is left with no move.
+//! let mut ending = Game::from_fen("W:Wc3:Bd4")?;
+//! let only = ending.legal_moves();
+//! assert_eq!(only.len(), 1);
+//! assert!(only[0].is_capture());
+//! ending.play(&only[0])?;
+//! assert_eq!(
+//!     ending.result(),
+//!     GameResult::Win { winner: Color::White, reason: WinReason::NoMoves }
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod error;
 pub mod fen;

@@ -14,6 +14,31 @@
 //! - [`tune`]: Texel tuning of the alpha-beta evaluation;
 //! - [`coach`]: judging a played move against every other (best, good, inaccuracy, mistake,
 //!   blunder, brilliant), for the robot's verdicts and game reviews.
+//!
+//! A planner built from its spec string chooses a move:
+//!
+//! ```
+//! use std::sync::{atomic::AtomicBool, Arc};
+//!
+//! use draughts::Game;
+//! use search::{Control, PlannerSpec};
+//!
+//! let spec: PlannerSpec = "alphabeta:depth=6".parse()?;
+//! let mut planner = spec.build();
+//! let control = Control { cancel: Arc::new(AtomicBool::new(false)), progress: None };
+//!
+//! let game = Game::new();
+//! let decision = planner.choose(&game, &spec.limits, &control)?;
+//! assert!(game.legal_moves().contains(&decision.best));
+//! assert_eq!(decision.stats.depth, 6);
+//!
+//! // White to move and win: the capture c3:e5 takes Black's last piece.
+//! let won = Game::from_fen("W:Wc3:Bd4")?;
+//! let decision = planner.choose(&won, &spec.limits, &control)?;
+//! assert_eq!(decision.best.text(), "c3:e5");
+//! assert!(decision.win_probability > 0.99);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod alphabeta;
 pub mod arena;
