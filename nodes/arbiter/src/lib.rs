@@ -6,6 +6,7 @@
 //! a rule.
 
 pub mod infer;
+pub mod kinds;
 mod markers;
 pub mod node;
 pub mod record;

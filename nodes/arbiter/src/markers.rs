@@ -13,7 +13,7 @@ use checkers_msgs::std_msgs::msg::ColorRGBA;
 use checkers_msgs::visualization_msgs::msg::{Marker, MarkerArray};
 use draughts::{Color, PieceKind, Square};
 
-use crate::referee::{status, Referee};
+use crate::referee::{Referee, Status};
 
 /// A piece's diameter, metres (the sim's pieces, config/board.yaml).
 const PIECE_DIAMETER: f64 = 0.016;
@@ -88,7 +88,7 @@ pub fn board_markers(r: &Referee, stamp: Time) -> MarkerArray {
             0.0,
         ));
     }
-    if r.status() == status::WAITING_FOR_HUMAN {
+    if r.status() == Status::WaitingForHuman {
         let mut targets: Vec<Square> = r.game().legal_moves().iter().map(|m| m.to()).collect();
         targets.sort_by_key(|s| s.number());
         targets.dedup();

@@ -16,22 +16,27 @@
 use std::time::Duration;
 
 use checkers_msgs::action::{ExecuteMove, ExecuteMove_Goal, PlanMove, PlanMove_Goal};
+use checkers_msgs::convert::ConvertError;
 use checkers_msgs::convert::{move_msg, position_msg, side_code};
 use checkers_msgs::msg::{BoardOccupancy, GameEvent, GameState};
 use checkers_msgs::srv::{
     Hint, Hint_Request, Hint_Response, NewGame, NewGame_Request, NewGame_Response, Resign,
-    Resign_Request, Resign_Response, ResolveAmbiguity, ResolveAmbiguity_Response, TakeBack,
-    TakeBack_Request, TakeBack_Response,
+    Resign_Request, Resign_Response, ResolveAmbiguity, ResolveAmbiguity_Request,
+    ResolveAmbiguity_Response, ScanBoard, ScanBoard_Request, TakeBack, TakeBack_Request,
+    TakeBack_Response,
 };
 use checkers_msgs::visualization_msgs::msg::MarkerArray;
 use draughts::{Color, Move};
 use futures::{Stream, StreamExt};
 pub use ros::NodeError;
-use ros::{ActionClient, GoalOutcome, Node, Publisher, Qos, ServiceClient, ServiceServer};
+use ros::{
+    ActionClient, GoalOutcome, Node, Publisher, Qos, RequestId, RosError, ServiceClient,
+    ServiceServer,
+};
 
 use crate::markers::board_markers;
 use crate::record::StateDir;
-use crate::referee::{kind, status, Announcement, Referee};
+use crate::referee::{Announcement, EventKind, Referee, RefereeError, Status};
 
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -101,7 +106,65 @@ struct Outputs {
 struct Helpers {
     planner: ActionClient<PlanMove>,
     arm: ActionClient<ExecuteMove>,
-    scan: ServiceClient<checkers_msgs::srv::ScanBoard>,
+    scan: ServiceClient<ScanBoard>,
+}
+
+/// Why a request or a step of the robot's turn failed; the text is what the person is told.
+#[derive(Debug, thiserror::Error)]
+pub enum ArbiterError {
+    #[error(transparent)]
+    Referee(#[from] RefereeError),
+    #[error("robot_color {0} is not a side")]
+    NoSuchSide(u8),
+    #[error("the planner did not take the goal: {0}")]
+    PlannerRefused(RosError),
+    #[error("the planner did not answer within {0:.1} s")]
+    PlannerLate(f64),
+    #[error("the planner answered an unusable move: {0}")]
+    PlannerMove(ConvertError),
+    #[error("the planner's goal ended {outcome:?}: {message}")]
+    PlannerEnded {
+        outcome: GoalOutcome,
+        message: String,
+    },
+    #[error("the planner failed: {0}")]
+    Planner(RosError),
+    #[error("hints are off at this level")]
+    HintsOff,
+    #[error("a hint is given only while you are to move")]
+    HintNotNow,
+    #[error("the planner did not take the question: {0}")]
+    HintRefused(RosError),
+    #[error("the planner gave no hint ({outcome:?}): {message}")]
+    HintEnded {
+        outcome: GoalOutcome,
+        message: String,
+    },
+    #[error("the planner gave no hint: {0}")]
+    HintFailed(RosError),
+    #[error("the planner's hint is not a move here: {0}")]
+    HintMove(ConvertError),
+    #[error("take-backs are off at this level")]
+    TakeBacksOff,
+    #[error("the arm did not take the move: {0}")]
+    ArmRefused(RosError),
+    #[error("the arm failed: {0}")]
+    ArmFailed(String),
+    #[error("the arm: {0}")]
+    Arm(RosError),
+    #[error(transparent)]
+    Scan(RosError),
+    #[error("{0}")]
+    ScanFailed(String),
+}
+
+/// A request to one of the `/game/*` services.
+enum GameRequest {
+    New(RequestId, NewGame_Request),
+    Resign(RequestId, Resign_Request),
+    Resolve(RequestId, ResolveAmbiguity_Request),
+    Hint(RequestId, Hint_Request),
+    TakeBack(RequestId, TakeBack_Request),
 }
 
 struct Services {
@@ -110,6 +173,67 @@ struct Services {
     resolve: ServiceServer<ResolveAmbiguity>,
     hint: ServiceServer<Hint>,
     takeback: ServiceServer<TakeBack>,
+}
+
+impl Services {
+    async fn next(&self) -> GameRequest {
+        tokio::select! {
+            (id, r) = self.new.next_request() => GameRequest::New(id, r),
+            (id, r) = self.resign.next_request() => GameRequest::Resign(id, r),
+            (id, r) = self.resolve.next_request() => GameRequest::Resolve(id, r),
+            (id, r) = self.hint.next_request() => GameRequest::Hint(id, r),
+            (id, r) = self.takeback.next_request() => GameRequest::TakeBack(id, r),
+        }
+    }
+
+    /// Answers `request` with its service's response: success and the text to show.
+    async fn answer(&self, request: GameRequest, outcome: Result<String, String>) {
+        let (success, message) = match outcome {
+            Ok(m) => (true, m),
+            Err(m) => (false, m),
+        };
+        match request {
+            GameRequest::New(id, _) => {
+                respond(&self.new, id, NewGame_Response { success, message }).await
+            }
+            GameRequest::Resign(id, _) => {
+                respond(&self.resign, id, Resign_Response { success, message }).await
+            }
+            GameRequest::Resolve(id, _) => {
+                let response = ResolveAmbiguity_Response { success, message };
+                respond(&self.resolve, id, response).await
+            }
+            GameRequest::Hint(id, _) => {
+                let response = Hint_Response {
+                    success,
+                    message,
+                    ..Hint_Response::default()
+                };
+                respond(&self.hint, id, response).await
+            }
+            GameRequest::TakeBack(id, _) => {
+                respond(&self.takeback, id, TakeBack_Response { success, message }).await
+            }
+        }
+    }
+
+    /// During the robot's turn the services answer "busy" and readings are set aside: nothing
+    /// the human does with the board counts until the robot has finished.
+    async fn stay_busy(&self, readings: &mut (impl Stream<Item = BoardOccupancy> + Unpin)) {
+        const BUSY: &str = "busy: the robot is taking its turn; try again after its move";
+        loop {
+            tokio::select! {
+                request = self.next() => self.answer(request, Err(BUSY.into())).await,
+                Some(r) = readings.next() => tracing::info!(seq = r.seq, "a reading during the robot's turn: ignored"),
+            }
+        }
+    }
+}
+
+async fn respond<S: ros::Service>(server: &ServiceServer<S>, id: RequestId, response: S::Response) {
+    if let Err(e) = server.respond(id, response).await {
+        tracing::warn!("{e}");
+    }
 }
 
 /// What the planner was doing, for `/game/state` while it searches.
@@ -127,12 +251,12 @@ fn state_msg(r: &Referee, search: &Search, node: &Node) -> GameState {
     let mut msg = GameState {
         game_id: r.record().game_id,
         position: position_msg(r.position()),
-        status: r.status(),
+        status: r.status().code(),
         robot_color: side_code(r.robot()),
         level: r.level().to_string(),
         ply: game.moves().len() as u32,
         last_move: game.moves().last().map(move_msg).unwrap_or_default(),
-        legal_moves: if r.status() == status::IDLE {
+        legal_moves: if r.status() == Status::Idle {
             Vec::new()
         } else {
             game.legal_moves().iter().map(move_msg).collect()
@@ -158,7 +282,7 @@ fn state_msg(r: &Referee, search: &Search, node: &Node) -> GameState {
 
 fn event_msg(a: &Announcement, ply: u32, node: &Node) -> GameEvent {
     let mut msg = GameEvent {
-        kind: a.kind,
+        kind: a.kind.code(),
         side: side_code(a.side),
         ply,
         game_move: a.game_move.as_ref().map(move_msg).unwrap_or_default(),
@@ -175,29 +299,6 @@ fn event_msg(a: &Announcement, ply: u32, node: &Node) -> GameEvent {
     }
     msg.header.stamp = node.now();
     msg
-}
-
-async fn announce(
-    out: &Outputs,
-    node: &Node,
-    r: &Referee,
-    search: &Search,
-    notes: Vec<Announcement>,
-) {
-    // State first: a listener reacting to an event finds the state that goes with it.
-    if let Err(e) = out.state.publish(state_msg(r, search, node)).await {
-        tracing::warn!("{e}");
-    }
-    let ply = r.game().moves().len() as u32;
-    for a in &notes {
-        tracing::info!(kind = a.kind, "{}", a.text);
-        if let Err(e) = out.events.publish(event_msg(a, ply, node)).await {
-            tracing::warn!("{e}");
-        }
-    }
-    if let Err(e) = out.markers.publish(board_markers(r, node.now())).await {
-        tracing::warn!("{e}");
-    }
 }
 
 pub async fn run(mut node: Node) -> Result<(), NodeError> {
@@ -229,147 +330,501 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let mut readings = occupancy.stream();
 
     let dir = StateDir::open(&settings.state_dir).map_err(NodeError::setup)?;
-    let (mut referee, notes) =
+    let (referee, notes) =
         Referee::open(dir, settings.robot_color, &settings.level).map_err(NodeError::setup)?;
+    let mut arbiter = Arbiter {
+        node,
+        settings,
+        out,
+        helpers,
+        referee,
+        search: Search::default(),
+    };
     let mut notes = notes;
-    if referee.status() == status::IDLE && settings.start_new_game {
-        match referee.new_game(settings.robot_color, Some(&settings.level), "") {
+    if arbiter.referee.status() == Status::Idle && arbiter.settings.start_new_game {
+        let robot = arbiter.settings.robot_color;
+        match arbiter
+            .referee
+            .new_game(robot, Some(&arbiter.settings.level), "")
+        {
             Ok(n) => notes.extend(n),
             Err(e) => tracing::error!("cannot start a game: {e}"),
         }
     }
-    let mut search = Search::default();
-    announce(&out, &node, &referee, &search, notes).await;
-    tracing::info!(state_dir = %settings.state_dir, "arbiter running");
+    arbiter.announce(notes).await;
+    tracing::info!(state_dir = %arbiter.settings.state_dir, "arbiter running");
 
     loop {
-        if referee.robots_turn() {
-            let notes = robot_turn(
-                &node,
-                &settings,
-                &mut referee,
-                &mut search,
-                &out,
-                &helpers,
-                &services,
-                &mut readings,
-            )
-            .await;
-            search = Search::default();
-            announce(&out, &node, &referee, &search, notes).await;
-            continue;
-        }
-        let notes = tokio::select! {
-            (id, req) = services.new.next_request() => {
-                let robot = match req.robot_color {
-                    NewGame_Request::SIDE_WHITE => Some(Color::White),
-                    NewGame_Request::SIDE_BLACK => Some(Color::Black),
-                    NewGame_Request::SIDE_RANDOM => Some(random_color()),
-                    _ => None,
-                };
-                let (response, notes) = match robot {
-                    None => (NewGame_Response { success: false, message: format!("robot_color {} is not a side", req.robot_color) }, Vec::new()),
-                    Some(robot) => match referee.new_game(robot, Some(&req.level), &req.fen) {
-                        Ok(notes) => (NewGame_Response { success: true, message: format!("game {} started", referee.record().game_id) }, notes),
-                        Err(e) => (NewGame_Response { success: false, message: e }, Vec::new()),
-                    },
-                };
-                respond(&services.new, id, response).await;
-                notes
+        let notes = if arbiter.referee.robots_turn() {
+            let notes = tokio::select! {
+                notes = arbiter.robot_turn() => notes,
+                _ = services.stay_busy(&mut readings) => Vec::new(),
+            };
+            arbiter.search = Search::default();
+            notes
+        } else {
+            let mut notes = tokio::select! {
+                request = services.next() => arbiter.on_request(&services, request).await,
+                Some(reading) = readings.next() => arbiter.on_reading(&reading),
+            };
+            if arbiter.settings.verdicts && notes.iter().any(|n| n.kind == EventKind::HumanMoved) {
+                notes.extend(arbiter.verdict().await);
             }
-            (id, req) = services.resign.next_request() => {
-                let side = if req.side == Resign_Request::SIDE_WHITE { Color::White } else { Color::Black };
-                let (response, notes) = match referee.resign(side) {
-                    Ok(notes) => (Resign_Response { success: true, message: "resigned".into() }, notes),
-                    Err(e) => (Resign_Response { success: false, message: e }, Vec::new()),
-                };
-                respond(&services.resign, id, response).await;
-                notes
-            }
-            (id, req) = services.resolve.next_request() => {
-                let (response, notes) = match referee.resolve(usize::from(req.index), &req.move_text) {
-                    Ok(notes) => (ResolveAmbiguity_Response { success: true, message: "played".into() }, notes),
-                    Err(e) => (ResolveAmbiguity_Response { success: false, message: e }, Vec::new()),
-                };
-                respond(&services.resolve, id, response).await;
-                notes
-            }
-            (id, req) = services.hint.next_request() => {
-                let (response, notes) = match give_hint(&settings, &mut referee, &helpers, &req).await {
-                    Ok((response, note)) => (response, vec![note]),
-                    Err(why) => (Hint_Response { success: false, message: why, ..Hint_Response::default() }, Vec::new()),
-                };
-                respond(&services.hint, id, response).await;
-                notes
-            }
-            (id, req) = services.takeback.next_request() => {
-                let (response, notes) = match take_back(&settings, &mut referee, &helpers, &req).await {
-                    Ok((message, notes)) => (TakeBack_Response { success: true, message }, notes),
-                    Err(why) => (TakeBack_Response { success: false, message: why }, Vec::new()),
-                };
-                respond(&services.takeback, id, response).await;
-                notes
-            }
-            Some(reading) = readings.next() => {
-                if reading.confirmed {
-                    referee.on_reading(reading.occupied, reading.seq, ros::clock::seconds(&reading.header.stamp))
-                } else {
-                    Vec::new()
-                }
-            }
+            notes
         };
-        let mut notes = notes;
-        if settings.verdicts && notes.iter().any(|n| n.kind == kind::HUMAN_MOVED) {
-            notes.extend(verdict(&settings, &mut referee).await);
-        }
-        announce(&out, &node, &referee, &search, notes).await;
+        arbiter.announce(notes).await;
     }
 }
 
-/// The coach's judgement of the human's last move, kept as the move's PDN comment.
-async fn verdict(settings: &Settings, referee: &mut Referee) -> Option<Announcement> {
-    use search::coach::{comment, judge, Thresholds, Verdict};
-    let (before, played) = referee.last_human_move()?;
-    let ply = before.moves().len();
-    let depth = settings.coach_depth;
-    // A search of every legal move: off the async threads.
-    let judged =
-        tokio::task::spawn_blocking(move || judge(&before, &played, depth, &Thresholds::default()))
-            .await;
-    let j = match judged {
-        Ok(Ok(j)) => j,
-        Ok(Err(e)) => {
-            tracing::warn!("the move could not be judged: {e}");
-            return None;
+/// The game loop's state: the referee and what the arbiter talks to. Each step is a method;
+/// the services and the board's readings stay outside, so that they can be answered "busy"
+/// while the robot's turn holds this.
+struct Arbiter {
+    node: Node,
+    settings: Settings,
+    out: Outputs,
+    helpers: Helpers,
+    referee: Referee,
+    search: Search,
+}
+
+impl Arbiter {
+    async fn publish_state(&self) {
+        let msg = state_msg(&self.referee, &self.search, &self.node);
+        if let Err(e) = self.out.state.publish(msg).await {
+            tracing::warn!("{e}");
         }
-        Err(e) => {
-            tracing::warn!("the move could not be judged: {e}");
-            return None;
+    }
+
+    async fn announce(&self, notes: Vec<Announcement>) {
+        // State first: a listener reacting to an event finds the state that goes with it.
+        self.publish_state().await;
+        let ply = self.referee.game().moves().len() as u32;
+        for a in &notes {
+            tracing::info!(kind = ?a.kind, "{}", a.text);
+            if let Err(e) = self.out.events.publish(event_msg(a, ply, &self.node)).await {
+                tracing::warn!("{e}");
+            }
         }
-    };
-    referee.comment_move(ply, comment(&j));
-    let code = match j.verdict {
-        Verdict::Brilliant => GameEvent::VERDICT_BRILLIANT,
-        Verdict::Best => GameEvent::VERDICT_BEST,
-        Verdict::Good => GameEvent::VERDICT_GOOD,
-        Verdict::Inaccuracy => GameEvent::VERDICT_INACCURACY,
-        Verdict::Mistake => GameEvent::VERDICT_MISTAKE,
-        Verdict::Blunder => GameEvent::VERDICT_BLUNDER,
-    };
-    let better = (j.best != j.played).then_some(j.best);
-    let text = match better {
-        Some(b) => format!(
-            "{} was {} (better {})",
-            j.played.text(),
-            j.verdict,
-            b.text()
-        ),
-        None => format!("{} was {}", j.played.text(), j.verdict),
-    };
-    let mut note = Announcement::new(kind::VERDICT, referee.robot().opponent(), text);
-    note.game_move = Some(j.played);
-    note.verdict = Some((code, better, j.loss as f32));
-    Some(note)
+        let markers = board_markers(&self.referee, self.node.now());
+        if let Err(e) = self.out.markers.publish(markers).await {
+            tracing::warn!("{e}");
+        }
+    }
+
+    fn on_reading(&mut self, reading: &BoardOccupancy) -> Vec<Announcement> {
+        if !reading.confirmed {
+            return Vec::new();
+        }
+        let stamp = ros::clock::seconds(&reading.header.stamp);
+        self.referee
+            .on_reading(reading.occupied, reading.seq, stamp)
+    }
+
+    /// Answers one `/game/*` request between turns.
+    async fn on_request(&mut self, services: &Services, request: GameRequest) -> Vec<Announcement> {
+        let request = match request {
+            GameRequest::Hint(id, r) => {
+                // The hint's answer carries the move: it is not only a text.
+                let (response, notes) = match self.give_hint(&r).await {
+                    Ok((response, note)) => (response, vec![note]),
+                    Err(why) => (
+                        Hint_Response {
+                            success: false,
+                            message: why.to_string(),
+                            ..Hint_Response::default()
+                        },
+                        Vec::new(),
+                    ),
+                };
+                respond(&services.hint, id, response).await;
+                return notes;
+            }
+            other => other,
+        };
+        let outcome = match &request {
+            GameRequest::New(_, r) => self.new_game(r),
+            GameRequest::Resign(_, r) => {
+                let side = if r.side == Resign_Request::SIDE_WHITE {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                self.referee
+                    .resign(side)
+                    .map(|notes| ("resigned".to_string(), notes))
+                    .map_err(ArbiterError::from)
+            }
+            GameRequest::Resolve(_, r) => self
+                .referee
+                .resolve(usize::from(r.index), &r.move_text)
+                .map(|notes| ("played".to_string(), notes))
+                .map_err(ArbiterError::from),
+            // Answered above.
+            GameRequest::Hint(..) => return Vec::new(),
+            GameRequest::TakeBack(_, r) => self.take_back(r).await,
+        };
+        match outcome {
+            Ok((message, notes)) => {
+                services.answer(request, Ok(message)).await;
+                notes
+            }
+            Err(why) => {
+                services.answer(request, Err(why.to_string())).await;
+                Vec::new()
+            }
+        }
+    }
+
+    fn new_game(
+        &mut self,
+        r: &NewGame_Request,
+    ) -> Result<(String, Vec<Announcement>), ArbiterError> {
+        let robot = match r.robot_color {
+            NewGame_Request::SIDE_WHITE => Color::White,
+            NewGame_Request::SIDE_BLACK => Color::Black,
+            NewGame_Request::SIDE_RANDOM => random_color(),
+            other => return Err(ArbiterError::NoSuchSide(other)),
+        };
+        let notes = self.referee.new_game(robot, Some(&r.level), &r.fen)?;
+        let message = format!("game {} started", self.referee.record().game_id);
+        Ok((message, notes))
+    }
+
+    /// The coach's judgement of the human's last move, kept as the move's PDN comment.
+    async fn verdict(&mut self) -> Option<Announcement> {
+        use search::coach::{comment, judge, Thresholds, Verdict};
+        let (before, played) = self.referee.last_human_move()?;
+        let ply = before.moves().len();
+        let depth = self.settings.coach_depth;
+        // A search of every legal move: off the async threads.
+        let judged = tokio::task::spawn_blocking(move || {
+            judge(&before, &played, depth, &Thresholds::default())
+        })
+        .await;
+        let j = match judged {
+            Ok(Ok(j)) => j,
+            Ok(Err(e)) => {
+                tracing::warn!("the move could not be judged: {e}");
+                return None;
+            }
+            Err(e) => {
+                tracing::warn!("the move could not be judged: {e}");
+                return None;
+            }
+        };
+        self.referee.comment_move(ply, comment(&j));
+        let code = match j.verdict {
+            Verdict::Brilliant => GameEvent::VERDICT_BRILLIANT,
+            Verdict::Best => GameEvent::VERDICT_BEST,
+            Verdict::Good => GameEvent::VERDICT_GOOD,
+            Verdict::Inaccuracy => GameEvent::VERDICT_INACCURACY,
+            Verdict::Mistake => GameEvent::VERDICT_MISTAKE,
+            Verdict::Blunder => GameEvent::VERDICT_BLUNDER,
+        };
+        let better = (j.best != j.played).then_some(j.best);
+        let text = match better {
+            Some(b) => format!(
+                "{} was {} (better {})",
+                j.played.text(),
+                j.verdict,
+                b.text()
+            ),
+            None => format!("{} was {}", j.played.text(), j.verdict),
+        };
+        let human = self.referee.robot().opponent();
+        let mut note = Announcement::new(EventKind::Verdict, human, text);
+        note.game_move = Some(j.played);
+        note.verdict = Some((code, better, j.loss as f32));
+        Some(note)
+    }
+
+    /// Plan, execute, verify. Whatever fails, the move is in the record and the announcements
+    /// say what the person must do.
+    async fn robot_turn(&mut self) -> Vec<Announcement> {
+        let mut notes = Vec::new();
+        self.referee.set_status(Status::RobotThinking, "");
+        self.announce(Vec::new()).await;
+        let mv = match self.plan().await {
+            Ok(mv) => mv,
+            Err(why) => {
+                notes.push(Announcement::new(
+                    EventKind::PlannerTimeout,
+                    self.referee.robot(),
+                    format!("{why}; the arbiter plays a quick move of its own"),
+                ));
+                match self.referee.fallback_move() {
+                    Some(mv) => mv,
+                    None => {
+                        self.referee.set_status(Status::Error, "no move to play");
+                        return notes;
+                    }
+                }
+            }
+        };
+        self.referee
+            .set_status(Status::RobotMoving, format!("moving {}", mv.text()));
+        self.announce(Vec::new()).await;
+        let executed = self.execute(move_msg(&mv)).await;
+        // The move stands in the record whatever the arm did; its announcements wait until the
+        // board shows it.
+        let moved = match self.referee.robot_moved(&mv) {
+            Ok(n) => n,
+            Err(e) => {
+                self.referee.set_status(Status::Error, e.to_string());
+                return notes;
+            }
+        };
+        if let Err(why) = executed {
+            notes.push(Announcement::new(
+                EventKind::ArmFailed,
+                self.referee.robot(),
+                why.to_string(),
+            ));
+            let seen = self.scan().await.unwrap_or(0);
+            let why = format!("the arm could not make {}", mv.text());
+            notes.extend(self.referee.board_mismatch(seen, &why));
+            self.referee.hold_back(moved);
+            return notes;
+        }
+        if self.settings.verify && !self.referee.is_over() {
+            let before = self.referee.status();
+            self.referee
+                .set_status(Status::Verifying, "checking the board");
+            self.announce(Vec::new()).await;
+            match self.scan().await {
+                Ok(seen) if seen == self.referee.position().occupancy_mask() => {
+                    self.referee.set_status(before, "");
+                }
+                Ok(seen) => {
+                    notes.push(Announcement::new(
+                        EventKind::ArmFailed,
+                        self.referee.robot(),
+                        format!("after {} the board is not as it should be", mv.text()),
+                    ));
+                    let why = "the board does not match the robot's move";
+                    notes.extend(self.referee.board_mismatch(seen, why));
+                    self.referee.hold_back(moved);
+                    return notes;
+                }
+                Err(why) => {
+                    tracing::warn!("the board could not be checked: {why}");
+                    self.referee
+                        .set_status(before, format!("the board was not checked: {why}"));
+                }
+            }
+        }
+        notes.extend(moved);
+        notes
+    }
+
+    /// Asks the planner; `Err` says why its answer cannot be used.
+    async fn plan(&mut self) -> Result<Move, ArbiterError> {
+        let goal = self.plan_goal(self.settings.time_budget_s, String::new());
+        let wait = if self.settings.time_budget_s > 0.0 {
+            self.settings.time_budget_s + self.settings.planner_margin_s
+        } else {
+            self.settings.planner_timeout_s
+        };
+        let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait);
+        let goal = self
+            .helpers
+            .planner
+            .send_goal(goal, Duration::from_secs_f64(wait.min(5.0)))
+            .await
+            .map_err(ArbiterError::PlannerRefused)?;
+        let mut feedback = std::pin::pin!(goal.feedback());
+        let result = goal.result(Duration::from_secs_f64(wait));
+        tokio::pin!(result);
+        let answer = loop {
+            tokio::select! {
+                r = &mut result => break r,
+                Some(f) = feedback.next() => {
+                    self.search = Search { depth: f.depth, nodes: f.nodes, best: f.best_move_text, elapsed: f.elapsed_s };
+                    self.publish_state().await;
+                }
+                _ = tokio::time::sleep_until(deadline) => {
+                    let _ = goal.cancel(Duration::from_millis(500)).await;
+                    return Err(ArbiterError::PlannerLate(wait));
+                }
+            }
+        };
+        match answer {
+            Ok((GoalOutcome::Succeeded, r)) => {
+                checkers_msgs::convert::find_move(self.referee.position(), &r.best_move)
+                    .map_err(ArbiterError::PlannerMove)
+            }
+            Ok((outcome, r)) => Err(ArbiterError::PlannerEnded {
+                outcome,
+                message: r.message,
+            }),
+            Err(e) => Err(ArbiterError::Planner(e)),
+        }
+    }
+
+    /// The planner's goal for the position on the board: `algorithm` "" is the node's own.
+    fn plan_goal(&self, budget_s: f64, algorithm: String) -> PlanMove_Goal {
+        PlanMove_Goal {
+            position: position_msg(self.referee.position()),
+            start_fen: self.referee.record().start_fen.clone(),
+            history: self.referee.game().moves().iter().map(Move::text).collect(),
+            time_budget_s: budget_s as f32,
+            algorithm,
+        }
+    }
+
+    /// The planner's move for the human (`/game/hint`), remembered for the markers and
+    /// announced.
+    async fn give_hint(
+        &mut self,
+        req: &Hint_Request,
+    ) -> Result<(Hint_Response, Announcement), ArbiterError> {
+        if !self.settings.hints {
+            return Err(ArbiterError::HintsOff);
+        }
+        if self.referee.status() != Status::WaitingForHuman {
+            return Err(ArbiterError::HintNotNow);
+        }
+        let budget = if req.time_budget_s.is_finite() && req.time_budget_s > 0.0 {
+            f64::from(req.time_budget_s).min(30.0)
+        } else {
+            self.settings.hint_time_s
+        };
+        let goal = self.plan_goal(budget, self.settings.hint_algorithm.clone());
+        let wait = Duration::from_secs_f64(budget + self.settings.planner_margin_s);
+        let goal = self
+            .helpers
+            .planner
+            .send_goal(goal, Duration::from_secs(5))
+            .await
+            .map_err(ArbiterError::HintRefused)?;
+        let r = match goal.result(wait).await {
+            Ok((GoalOutcome::Succeeded, r)) => r,
+            Ok((outcome, r)) => {
+                return Err(ArbiterError::HintEnded {
+                    outcome,
+                    message: r.message,
+                })
+            }
+            Err(e) => {
+                let _ = goal.cancel(Duration::from_millis(500)).await;
+                return Err(ArbiterError::HintFailed(e));
+            }
+        };
+        let mv = checkers_msgs::convert::find_move(self.referee.position(), &r.best_move)
+            .map_err(ArbiterError::HintMove)?;
+        self.referee.set_hint(mv);
+        let human = self.referee.robot().opponent();
+        let text = format!("hint: {}", mv.text());
+        let mut note = Announcement::new(EventKind::Hint, human, text.clone());
+        note.game_move = Some(mv);
+        let response = Hint_Response {
+            success: true,
+            message: text,
+            best_move: move_msg(&mv),
+            win_probability: r.win_probability,
+        };
+        Ok((response, note))
+    }
+
+    /// `/game/takeback`: the record rewound, the robot's last piece carried back by the arm,
+    /// then the board checked; what the arm cannot restore the human is asked to put right.
+    async fn take_back(
+        &mut self,
+        req: &TakeBack_Request,
+    ) -> Result<(String, Vec<Announcement>), ArbiterError> {
+        if !self.settings.takebacks {
+            return Err(ArbiterError::TakeBacksOff);
+        }
+        let undone = self.referee.take_back(usize::from(req.plies))?;
+        let texts: Vec<String> = undone.iter().map(Move::text).collect();
+        let human = self.referee.robot().opponent();
+        // An even number of plies back to the human's turn: the last one taken back is the
+        // robot's.
+        let robot_last = undone.last().copied();
+        let mut notes = Vec::new();
+        let mut arm_failed = None;
+        if let Some(mv) = robot_last {
+            // Leg by leg along its landings, backwards: each leg is a quiet move to the arm.
+            let mut squares: Vec<_> = std::iter::once(mv.from())
+                .chain(mv.landings().iter().copied())
+                .collect();
+            squares.reverse();
+            for leg in squares.windows(2) {
+                if let Err(e) = self.execute(quiet_move(leg[0], leg[1])).await {
+                    arm_failed = Some(e);
+                    break;
+                }
+            }
+        }
+        let mut text = format!("took back {}", texts.join(" "));
+        let seen = self.scan().await.unwrap_or(0);
+        let expected = self.referee.position().occupancy_mask();
+        if seen != expected || arm_failed.is_some() {
+            let put = squares_named(expected & !seen);
+            let clear = squares_named(seen & !expected);
+            let mut asks = Vec::new();
+            if !put.is_empty() {
+                asks.push(format!("put a piece back on {put}"));
+            }
+            if !clear.is_empty() {
+                asks.push(format!("take the piece off {clear}"));
+            }
+            let crowned: Vec<String> = undone
+                .iter()
+                .filter(|m| m.promotes())
+                .map(|m| m.from().to_string())
+                .collect();
+            if !crowned.is_empty() {
+                asks.push(format!(
+                    "the piece on {} is a man again",
+                    crowned.join(", ")
+                ));
+            }
+            if let Some(e) = &arm_failed {
+                asks.push(format!("the arm could not move its piece back ({e})"));
+            }
+            text = format!("{text}: please {}, and press confirm", asks.join("; "));
+            notes.push(Announcement::new(EventKind::TakeBack, human, text.clone()));
+            notes.extend(self.referee.board_mismatch(seen, "after the take-back"));
+        } else {
+            notes.push(Announcement::new(EventKind::TakeBack, human, text.clone()));
+        }
+        Ok((text, notes))
+    }
+
+    async fn execute(&self, game_move: checkers_msgs::msg::Move) -> Result<(), ArbiterError> {
+        let timeout = Duration::from_secs_f64(self.settings.arm_timeout_s);
+        let goal = self
+            .helpers
+            .arm
+            .send_goal(ExecuteMove_Goal { game_move }, Duration::from_secs(5))
+            .await
+            .map_err(ArbiterError::ArmRefused)?;
+        match goal.result(timeout).await {
+            Ok((GoalOutcome::Succeeded, r)) if r.success => Ok(()),
+            Ok((_, r)) => Err(ArbiterError::ArmFailed(r.message)),
+            Err(e) => {
+                let _ = goal.cancel(Duration::from_secs(1)).await;
+                Err(ArbiterError::Arm(e))
+            }
+        }
+    }
+
+    async fn scan(&self) -> Result<u32, ArbiterError> {
+        let per_try = Duration::from_secs_f64(self.settings.scan_timeout_s);
+        let reply = self
+            .helpers
+            .scan
+            .call_retrying(ScanBoard_Request { reads: 0 }, per_try, 3)
+            .await
+            .map_err(ArbiterError::Scan)?;
+        if reply.success {
+            Ok(reply.occupancy.occupied)
+        } else {
+            Err(ArbiterError::ScanFailed(reply.message))
+        }
+    }
 }
 
 fn random_color() -> Color {
@@ -383,316 +838,16 @@ fn random_color() -> Color {
     }
 }
 
-async fn respond<S: ros::Service>(
-    server: &ServiceServer<S>,
-    id: ros::RequestId,
-    response: S::Response,
-) {
-    if let Err(e) = server.respond(id, response).await {
-        tracing::warn!("{e}");
+/// The arm's move carrying the piece on `from` to `to` (a quiet move along one diagonal).
+fn quiet_move(from: draughts::Square, to: draughts::Square) -> checkers_msgs::msg::Move {
+    checkers_msgs::msg::Move {
+        from_square: from.number(),
+        to_square: to.number(),
+        path: vec![to.number()],
+        captured: Vec::new(),
+        promotes: false,
+        text: format!("{from}-{to}"),
     }
-}
-
-/// During the robot's turn the services answer "busy" and readings are set aside: nothing the
-/// human does with the board counts until the robot has finished.
-async fn stay_busy(
-    services: &Services,
-    readings: &mut (impl Stream<Item = BoardOccupancy> + Unpin),
-) {
-    const BUSY: &str = "busy: the robot is taking its turn; try again after its move";
-    loop {
-        tokio::select! {
-            (id, _) = services.new.next_request() => respond(&services.new, id, NewGame_Response { success: false, message: BUSY.into() }).await,
-            (id, _) = services.resign.next_request() => respond(&services.resign, id, Resign_Response { success: false, message: BUSY.into() }).await,
-            (id, _) = services.resolve.next_request() => respond(&services.resolve, id, ResolveAmbiguity_Response { success: false, message: BUSY.into() }).await,
-            (id, _) = services.hint.next_request() => respond(&services.hint, id, Hint_Response { success: false, message: BUSY.into(), ..Hint_Response::default() }).await,
-            (id, _) = services.takeback.next_request() => respond(&services.takeback, id, TakeBack_Response { success: false, message: BUSY.into() }).await,
-            Some(r) = readings.next() => tracing::info!(seq = r.seq, "a reading during the robot's turn: ignored"),
-        }
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-async fn robot_turn(
-    node: &Node,
-    settings: &Settings,
-    referee: &mut Referee,
-    search: &mut Search,
-    out: &Outputs,
-    helpers: &Helpers,
-    services: &Services,
-    readings: &mut (impl Stream<Item = BoardOccupancy> + Unpin),
-) -> Vec<Announcement> {
-    let work = async {
-        let mut notes = Vec::new();
-        referee.set_status(status::ROBOT_THINKING, "");
-        announce(out, node, referee, search, Vec::new()).await;
-        let planned = plan(node, settings, referee, search, out, helpers).await;
-        let mv = match planned {
-            Ok(mv) => mv,
-            Err(why) => {
-                let quick = referee.fallback_move();
-                notes.push(Announcement::new(
-                    kind::PLANNER_TIMEOUT,
-                    referee.robot(),
-                    format!("{why}; the arbiter plays a quick move of its own"),
-                ));
-                match quick {
-                    Some(mv) => mv,
-                    None => {
-                        referee.set_status(status::ERROR, "no move to play");
-                        return notes;
-                    }
-                }
-            }
-        };
-        referee.set_status(status::ROBOT_MOVING, format!("moving {}", mv.text()));
-        announce(out, node, referee, search, Vec::new()).await;
-        let executed = execute(settings, helpers, &mv).await;
-        // The move stands in the record whatever the arm did; its announcements wait until the
-        // board shows it.
-        let moved = match referee.robot_moved(&mv) {
-            Ok(n) => n,
-            Err(e) => {
-                referee.set_status(status::ERROR, e);
-                return notes;
-            }
-        };
-        if let Err(why) = executed {
-            notes.push(Announcement::new(
-                kind::ARM_FAILED,
-                referee.robot(),
-                why.clone(),
-            ));
-            notes.extend(referee.board_mismatch(
-                scan(settings, helpers).await.unwrap_or(0),
-                &format!("the arm could not make {}", mv.text()),
-            ));
-            referee.hold_back(moved);
-            return notes;
-        }
-        if settings.verify && !referee.is_over() {
-            let before = referee.status();
-            referee.set_status(status::VERIFYING, "checking the board");
-            announce(out, node, referee, search, Vec::new()).await;
-            match scan(settings, helpers).await {
-                Ok(seen) if seen == referee.position().occupancy_mask() => {
-                    referee.set_status(before, "");
-                }
-                Ok(seen) => {
-                    notes.push(Announcement::new(
-                        kind::ARM_FAILED,
-                        referee.robot(),
-                        format!("after {} the board is not as it should be", mv.text()),
-                    ));
-                    notes.extend(
-                        referee.board_mismatch(seen, "the board does not match the robot's move"),
-                    );
-                    referee.hold_back(moved);
-                    return notes;
-                }
-                Err(why) => {
-                    tracing::warn!("the board could not be checked: {why}");
-                    referee.set_status(before, format!("the board was not checked: {why}"));
-                }
-            }
-        }
-        notes.extend(moved);
-        notes
-    };
-    tokio::select! {
-        notes = work => notes,
-        _ = stay_busy(services, readings) => Vec::new(),
-    }
-}
-
-/// Asks the planner; `Err` says why its answer cannot be used.
-async fn plan(
-    node: &Node,
-    settings: &Settings,
-    referee: &Referee,
-    search: &mut Search,
-    out: &Outputs,
-    helpers: &Helpers,
-) -> Result<Move, String> {
-    let game = referee.game();
-    let goal = PlanMove_Goal {
-        position: position_msg(referee.position()),
-        start_fen: referee.record().start_fen.clone(),
-        history: game.moves().iter().map(Move::text).collect(),
-        time_budget_s: settings.time_budget_s as f32,
-        algorithm: String::new(),
-    };
-    let wait = if settings.time_budget_s > 0.0 {
-        settings.time_budget_s + settings.planner_margin_s
-    } else {
-        settings.planner_timeout_s
-    };
-    let deadline = tokio::time::Instant::now() + Duration::from_secs_f64(wait);
-    let goal = match helpers
-        .planner
-        .send_goal(goal, Duration::from_secs_f64(wait.min(5.0)))
-        .await
-    {
-        Ok(g) => g,
-        Err(e) => return Err(format!("the planner did not take the goal: {e}")),
-    };
-    let mut feedback = std::pin::pin!(goal.feedback());
-    let result = goal.result(Duration::from_secs_f64(wait));
-    tokio::pin!(result);
-    let answer = loop {
-        tokio::select! {
-            r = &mut result => break r,
-            Some(f) = feedback.next() => {
-                *search = Search { depth: f.depth, nodes: f.nodes, best: f.best_move_text, elapsed: f.elapsed_s };
-                if let Err(e) = out.state.publish(state_msg(referee, search, node)).await {
-                    tracing::warn!("{e}");
-                }
-            }
-            _ = tokio::time::sleep_until(deadline) => {
-                let _ = goal.cancel(Duration::from_millis(500)).await;
-                return Err(format!("the planner did not answer within {wait:.1} s"));
-            }
-        }
-    };
-    match answer {
-        Ok((GoalOutcome::Succeeded, r)) => {
-            checkers_msgs::convert::find_move(referee.position(), &r.best_move)
-                .map_err(|e| format!("the planner answered an unusable move: {e}"))
-        }
-        Ok((outcome, r)) => Err(format!(
-            "the planner's goal ended {outcome:?}: {}",
-            r.message
-        )),
-        Err(e) => Err(format!("the planner failed: {e}")),
-    }
-}
-
-/// The planner's move for the human (`/game/hint`), remembered for the markers and announced.
-async fn give_hint(
-    settings: &Settings,
-    referee: &mut Referee,
-    helpers: &Helpers,
-    req: &Hint_Request,
-) -> Result<(Hint_Response, Announcement), String> {
-    if !settings.hints {
-        return Err("hints are off at this level".into());
-    }
-    if referee.status() != status::WAITING_FOR_HUMAN {
-        return Err("a hint is given only while you are to move".into());
-    }
-    let budget = if req.time_budget_s.is_finite() && req.time_budget_s > 0.0 {
-        f64::from(req.time_budget_s).min(30.0)
-    } else {
-        settings.hint_time_s
-    };
-    let goal = PlanMove_Goal {
-        position: position_msg(referee.position()),
-        start_fen: referee.record().start_fen.clone(),
-        history: referee.game().moves().iter().map(Move::text).collect(),
-        time_budget_s: budget as f32,
-        algorithm: settings.hint_algorithm.clone(),
-    };
-    let wait = Duration::from_secs_f64(budget + settings.planner_margin_s);
-    let goal = helpers
-        .planner
-        .send_goal(goal, Duration::from_secs(5))
-        .await
-        .map_err(|e| format!("the planner did not take the question: {e}"))?;
-    let r = match goal.result(wait).await {
-        Ok((GoalOutcome::Succeeded, r)) => r,
-        Ok((outcome, r)) => {
-            return Err(format!(
-                "the planner gave no hint ({outcome:?}): {}",
-                r.message
-            ))
-        }
-        Err(e) => {
-            let _ = goal.cancel(Duration::from_millis(500)).await;
-            return Err(format!("the planner gave no hint: {e}"));
-        }
-    };
-    let mv = checkers_msgs::convert::find_move(referee.position(), &r.best_move)
-        .map_err(|e| format!("the planner's hint is not a move here: {e}"))?;
-    referee.set_hint(mv);
-    let human = referee.robot().opponent();
-    let text = format!("hint: {}", mv.text());
-    let mut note = Announcement::new(kind::HINT, human, text.clone());
-    note.game_move = Some(mv);
-    let response = Hint_Response {
-        success: true,
-        message: text,
-        best_move: move_msg(&mv),
-        win_probability: r.win_probability,
-    };
-    Ok((response, note))
-}
-
-/// `/game/takeback`: the record rewound, the robot's last piece carried back by the arm, then
-/// the board checked; what the arm cannot restore the human is asked to put right.
-async fn take_back(
-    settings: &Settings,
-    referee: &mut Referee,
-    helpers: &Helpers,
-    req: &TakeBack_Request,
-) -> Result<(String, Vec<Announcement>), String> {
-    if !settings.takebacks {
-        return Err("take-backs are off at this level".into());
-    }
-    let undone = referee.take_back(usize::from(req.plies))?;
-    let texts: Vec<String> = undone.iter().map(Move::text).collect();
-    let human = referee.robot().opponent();
-    // An even number of plies back to the human's turn: the last one taken back is the robot's.
-    let robot_last = undone.last().copied();
-    let mut notes = Vec::new();
-    let mut arm_failed = None;
-    if let Some(mv) = robot_last {
-        // Leg by leg along its landings, backwards: each leg is a quiet move to the arm.
-        let mut squares: Vec<_> = std::iter::once(mv.from())
-            .chain(mv.landings().iter().copied())
-            .collect();
-        squares.reverse();
-        for leg in squares.windows(2) {
-            if let Err(e) = relocate(settings, helpers, leg[0], leg[1]).await {
-                arm_failed = Some(e);
-                break;
-            }
-        }
-    }
-    let mut text = format!("took back {}", texts.join(" "));
-    let seen = scan(settings, helpers).await.unwrap_or(0);
-    let expected = referee.position().occupancy_mask();
-    if seen != expected || arm_failed.is_some() {
-        let put = squares_named(expected & !seen);
-        let clear = squares_named(seen & !expected);
-        let mut asks = Vec::new();
-        if !put.is_empty() {
-            asks.push(format!("put a piece back on {put}"));
-        }
-        if !clear.is_empty() {
-            asks.push(format!("take the piece off {clear}"));
-        }
-        let crowned: Vec<String> = undone
-            .iter()
-            .filter(|m| m.promotes())
-            .map(|m| m.from().to_string())
-            .collect();
-        if !crowned.is_empty() {
-            asks.push(format!(
-                "the piece on {} is a man again",
-                crowned.join(", ")
-            ));
-        }
-        if let Some(e) = &arm_failed {
-            asks.push(format!("the arm could not move its piece back ({e})"));
-        }
-        text = format!("{text}: please {}, and press confirm", asks.join("; "));
-        notes.push(Announcement::new(kind::TAKEBACK, human, text.clone()));
-        notes.extend(referee.board_mismatch(seen, "after the take-back"));
-    } else {
-        notes.push(Announcement::new(kind::TAKEBACK, human, text.clone()));
-    }
-    Ok((text, notes))
 }
 
 /// Squares of an occupancy mask (bit n-1 = square n), named: "c3, e5".
@@ -703,65 +858,4 @@ fn squares_named(mask: u32) -> String {
         .map(|s| s.to_string())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The arm carries the piece on `from` to `to` (a quiet move along one diagonal).
-async fn relocate(
-    settings: &Settings,
-    helpers: &Helpers,
-    from: draughts::Square,
-    to: draughts::Square,
-) -> Result<(), String> {
-    let msg = checkers_msgs::msg::Move {
-        from_square: from.number(),
-        to_square: to.number(),
-        path: vec![to.number()],
-        captured: Vec::new(),
-        promotes: false,
-        text: format!("{from}-{to}"),
-    };
-    execute_msg(settings, helpers, msg).await
-}
-
-async fn execute(settings: &Settings, helpers: &Helpers, mv: &Move) -> Result<(), String> {
-    execute_msg(settings, helpers, move_msg(mv)).await
-}
-
-async fn execute_msg(
-    settings: &Settings,
-    helpers: &Helpers,
-    game_move: checkers_msgs::msg::Move,
-) -> Result<(), String> {
-    let timeout = Duration::from_secs_f64(settings.arm_timeout_s);
-    let goal = helpers
-        .arm
-        .send_goal(ExecuteMove_Goal { game_move }, Duration::from_secs(5))
-        .await
-        .map_err(|e| format!("the arm did not take the move: {e}"))?;
-    match goal.result(timeout).await {
-        Ok((GoalOutcome::Succeeded, r)) if r.success => Ok(()),
-        Ok((_, r)) => Err(format!("the arm failed: {}", r.message)),
-        Err(e) => {
-            let _ = goal.cancel(Duration::from_secs(1)).await;
-            Err(format!("the arm: {e}"))
-        }
-    }
-}
-
-async fn scan(settings: &Settings, helpers: &Helpers) -> Result<u32, String> {
-    let per_try = Duration::from_secs_f64(settings.scan_timeout_s);
-    let reply = helpers
-        .scan
-        .call_retrying(
-            checkers_msgs::srv::ScanBoard_Request { reads: 0 },
-            per_try,
-            3,
-        )
-        .await
-        .map_err(|e| e.to_string())?;
-    if reply.success {
-        Ok(reply.occupancy.occupied)
-    } else {
-        Err(reply.message)
-    }
 }

@@ -16,6 +16,21 @@ use serde::{Deserialize, Serialize};
 const FORMAT: u32 = 1;
 const STATE_FILE: &str = "game.json";
 
+/// Why a record does not replay.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    #[error("start position: {0}")]
+    Start(draughts::ParseError),
+    #[error("move {ply} ({text}): {source}")]
+    Move {
+        ply: usize,
+        text: String,
+        source: draughts::MoveError,
+    },
+    #[error("resigned side {0:?}")]
+    ResignedSide(String),
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum RecordError {
     #[error("{path}: {source}")]
@@ -108,18 +123,22 @@ impl GameRecord {
     }
 
     /// The game the record describes, replayed by the rules engine.
-    pub fn replay(&self) -> Result<Game, String> {
+    pub fn replay(&self) -> Result<Game, ReplayError> {
         let mut game = if self.start_fen.is_empty() {
             Game::new()
         } else {
-            Game::from_fen(&self.start_fen).map_err(|e| format!("start position: {e}"))?
+            Game::from_fen(&self.start_fen).map_err(ReplayError::Start)?
         };
         for (i, text) in self.moves.iter().enumerate() {
-            game.play_text(text)
-                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+            game.play_text(text).map_err(|source| ReplayError::Move {
+                ply: i + 1,
+                text: text.clone(),
+                source,
+            })?;
         }
         if let Some(side) = &self.resigned {
-            game.resign(parse_color(side).ok_or_else(|| format!("resigned side {side:?}"))?);
+            let side = parse_color(side).ok_or_else(|| ReplayError::ResignedSide(side.clone()))?;
+            game.resign(side);
         }
         Ok(game)
     }

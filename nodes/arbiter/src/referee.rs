@@ -2,30 +2,46 @@
 //! show, and the decisions on each reading. The node ([`crate::node`]) moves messages in and out;
 //! everything it decides is decided here, and every ply is persisted before it is announced.
 
-use draughts::{Color, Game, GameResult, Move, Position};
+use draughts::{Color, Game, GameResult, Move, MoveError, ParseError, Position};
 
 use crate::infer::{infer, squares_of, Inference};
 use crate::record::{GameRecord, RecordError, Resume, StateDir};
 
-/// Statuses, with the values of `checkers_msgs/msg/GameState`.
-pub mod status {
-    pub const IDLE: u8 = 0;
-    pub const WAITING_FOR_HUMAN: u8 = 1;
-    pub const AMBIGUOUS: u8 = 2;
-    pub const ROBOT_THINKING: u8 = 3;
-    pub const ROBOT_MOVING: u8 = 4;
-    pub const VERIFYING: u8 = 5;
-    pub const BOARD_MISMATCH: u8 = 6;
-    pub const ERROR: u8 = 7;
-    pub const WHITE_WON: u8 = 8;
-    pub const BLACK_WON: u8 = 9;
-    pub const DRAW: u8 = 10;
+pub use crate::kinds::{EventKind, Status};
+
+/// Why the referee refused a request; the text is what the person is told.
+#[derive(Debug, thiserror::Error)]
+pub enum RefereeError {
+    #[error("bad FEN: {0}")]
+    BadFen(ParseError),
+    #[error("that position is already decided")]
+    AlreadyDecided,
+    #[error("no game in progress")]
+    NoGame,
+    #[error("moves are taken back only while you are to move")]
+    TakeBackNotNow,
+    #[error("{0} plies would leave the robot to move: take back an even number")]
+    OddPlies(usize),
+    #[error("only {0} moves were played")]
+    TooFewPlies(usize),
+    #[error("no ambiguous move to resolve")]
+    NothingToResolve,
+    #[error("index {index} out of {count}")]
+    NoSuchCandidate { index: usize, count: usize },
+    #[error("{text:?}: {source}")]
+    Unreadable { text: String, source: MoveError },
+    #[error("{0:?} is not one of the candidates")]
+    NotACandidate(String),
+    #[error(transparent)]
+    Illegal(#[from] MoveError),
+    #[error(transparent)]
+    Save(#[from] RecordError),
 }
 
 /// Something worth announcing on `/game/events` (kinds as `checkers_msgs/msg/GameEvent`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Announcement {
-    pub kind: u8,
+    pub kind: EventKind,
     pub side: Color,
     pub game_move: Option<Move>,
     pub candidates: Vec<Move>,
@@ -36,30 +52,8 @@ pub struct Announcement {
     pub verdict: Option<(u8, Option<Move>, f32)>,
 }
 
-pub mod kind {
-    pub const INFO: u8 = 0;
-    pub const NEW_GAME: u8 = 1;
-    pub const RESUMED: u8 = 2;
-    pub const HUMAN_MOVED: u8 = 3;
-    pub const ILLEGAL_MOVE: u8 = 4;
-    pub const AMBIGUOUS: u8 = 5;
-    pub const NOTHING_MOVED: u8 = 6;
-    pub const ROBOT_MOVED: u8 = 7;
-    pub const CAPTURE: u8 = 8;
-    pub const PROMOTION: u8 = 9;
-    pub const ARM_FAILED: u8 = 10;
-    pub const BOARD_MISMATCH: u8 = 11;
-    pub const BOARD_RESTORED: u8 = 12;
-    pub const PLANNER_TIMEOUT: u8 = 13;
-    pub const RESIGNED: u8 = 14;
-    pub const GAME_OVER: u8 = 15;
-    pub const HINT: u8 = 16;
-    pub const VERDICT: u8 = 17;
-    pub const TAKEBACK: u8 = 18;
-}
-
 impl Announcement {
-    pub fn new(kind: u8, side: Color, text: impl Into<String>) -> Announcement {
+    pub fn new(kind: EventKind, side: Color, text: impl Into<String>) -> Announcement {
         Announcement {
             kind,
             side,
@@ -78,7 +72,7 @@ pub struct Referee {
     dir: StateDir,
     record: GameRecord,
     game: Game,
-    status: u8,
+    status: Status,
     message: String,
     candidates: Vec<Move>,
     /// While the board is wrong: the occupancy it must show again.
@@ -115,7 +109,7 @@ impl Referee {
             record: GameRecord::new(dir.last_game_id() + 1, "", robot, level),
             dir,
             game: Game::new(),
-            status: status::IDLE,
+            status: Status::Idle,
             message: String::new(),
             candidates: Vec::new(),
             expected: None,
@@ -131,7 +125,7 @@ impl Referee {
                 referee.game = game;
                 referee.status = referee.turn_status();
                 notes.push(Announcement::new(
-                    kind::RESUMED,
+                    EventKind::Resumed,
                     referee.robot(),
                     format!(
                         "resumed game {} after {} plies",
@@ -147,7 +141,7 @@ impl Referee {
                     moved_to.display()
                 );
                 notes.push(Announcement::new(
-                    kind::INFO,
+                    EventKind::Info,
                     robot,
                     referee.message.clone(),
                 ));
@@ -185,7 +179,7 @@ impl Referee {
     pub fn hint(&self) -> Option<&Move> {
         match &self.hint {
             Some((ply, mv))
-                if *ply == self.game.moves().len() && self.status == status::WAITING_FOR_HUMAN =>
+                if *ply == self.game.moves().len() && self.status == Status::WaitingForHuman =>
             {
                 Some(mv)
             }
@@ -193,7 +187,7 @@ impl Referee {
         }
     }
 
-    pub fn status(&self) -> u8 {
+    pub fn status(&self) -> Status {
         self.status
     }
 
@@ -205,7 +199,7 @@ impl Referee {
         &self.candidates
     }
 
-    pub fn set_status(&mut self, status: u8, message: impl Into<String>) {
+    pub fn set_status(&mut self, status: Status, message: impl Into<String>) {
         self.status = status;
         self.message = message.into();
     }
@@ -216,24 +210,24 @@ impl Referee {
 
     /// The robot is to move in a game in progress, with the board as it should be.
     pub fn robots_turn(&self) -> bool {
-        self.status != status::IDLE
+        self.status != Status::Idle
             && !self.is_over()
             && self.expected.is_none()
             && self.position().side_to_move() == self.robot()
     }
 
-    fn turn_status(&self) -> u8 {
+    fn turn_status(&self) -> Status {
         match self.game.result() {
             GameResult::Ongoing if self.position().side_to_move() == self.robot() => {
-                status::ROBOT_THINKING
+                Status::RobotThinking
             }
-            GameResult::Ongoing => status::WAITING_FOR_HUMAN,
+            GameResult::Ongoing => Status::WaitingForHuman,
             GameResult::Win {
                 winner: Color::White,
                 ..
-            } => status::WHITE_WON,
-            GameResult::Win { .. } => status::BLACK_WON,
-            GameResult::Draw(_) => status::DRAW,
+            } => Status::WhiteWon,
+            GameResult::Win { .. } => Status::BlackWon,
+            GameResult::Draw(_) => Status::Draw,
         }
     }
 
@@ -243,25 +237,25 @@ impl Referee {
         robot: Color,
         level: Option<&str>,
         fen: &str,
-    ) -> Result<Vec<Announcement>, String> {
+    ) -> Result<Vec<Announcement>, RefereeError> {
         self.hint = None;
         let game = if fen.trim().is_empty() {
             Game::new()
         } else {
-            Game::from_fen(fen.trim()).map_err(|e| format!("bad FEN: {e}"))?
+            Game::from_fen(fen.trim()).map_err(RefereeError::BadFen)?
         };
         if game.result().is_over() {
-            return Err("that position is already decided".into());
+            return Err(RefereeError::AlreadyDecided);
         }
         let mut notes = Vec::new();
-        if self.status != status::IDLE && !self.game.moves().is_empty() && !self.is_over() {
+        if self.status != Status::Idle && !self.game.moves().is_empty() && !self.is_over() {
             notes.extend(self.archive("abandoned for a new game"));
         }
         if let Some(l) = level.filter(|l| !l.is_empty()) {
             self.level = l.to_string();
         }
         // Before the first game the record is only a placeholder: its id is not taken.
-        let previous = if self.status == status::IDLE {
+        let previous = if self.status == Status::Idle {
             0
         } else {
             self.record.game_id
@@ -272,11 +266,11 @@ impl Referee {
         self.candidates.clear();
         self.expected = None;
         self.held_back.clear();
-        self.persist().map_err(|e| e.to_string())?;
+        self.persist()?;
         self.status = self.turn_status();
         self.message = String::new();
         notes.push(Announcement::new(
-            kind::NEW_GAME,
+            EventKind::NewGame,
             robot,
             format!(
                 "game {id}: the robot plays {}, level {}",
@@ -306,24 +300,22 @@ impl Referee {
     /// Takes back the last `plies` moves (0: the robot's reply and the human's move before it)
     /// while the human is to move: the record is rewound and persisted. Returns the moves taken
     /// back, oldest first.
-    pub fn take_back(&mut self, plies: usize) -> Result<Vec<Move>, String> {
-        if self.status != status::WAITING_FOR_HUMAN {
-            return Err("moves are taken back only while you are to move".into());
+    pub fn take_back(&mut self, plies: usize) -> Result<Vec<Move>, RefereeError> {
+        if self.status != Status::WaitingForHuman {
+            return Err(RefereeError::TakeBackNotNow);
         }
         let played = self.game.moves().len();
         let n = if plies == 0 { 2 } else { plies };
         if n % 2 != 0 {
-            return Err(format!(
-                "{n} plies would leave the robot to move: take back an even number"
-            ));
+            return Err(RefereeError::OddPlies(n));
         }
         if n > played {
-            return Err(format!("only {played} moves were played"));
+            return Err(RefereeError::TooFewPlies(played));
         }
         let keep = played - n;
         let mut game = Game::from_position(*self.game.start_position());
         for mv in &self.game.moves()[..keep] {
-            game.play(mv).map_err(|e| e.to_string())?;
+            game.play(mv)?;
         }
         let undone = self.game.moves()[keep..].to_vec();
         self.game = game;
@@ -355,9 +347,9 @@ impl Referee {
     }
 
     /// Plays a move decided by either side: persisted first, then announced.
-    pub fn play(&mut self, mv: &Move) -> Result<Vec<Announcement>, String> {
+    pub fn play(&mut self, mv: &Move) -> Result<Vec<Announcement>, RefereeError> {
         let mover = self.position().side_to_move();
-        self.game.play(mv).map_err(|e| e.to_string())?;
+        self.game.play(mv)?;
         self.record.push(mv);
         if let Err(e) = self.persist() {
             // The game goes on; the failure is loud.
@@ -368,9 +360,9 @@ impl Referee {
         let mut notes = vec![{
             let mut a = Announcement::new(
                 if robot {
-                    kind::ROBOT_MOVED
+                    EventKind::RobotMoved
                 } else {
-                    kind::HUMAN_MOVED
+                    EventKind::HumanMoved
                 },
                 mover,
                 format!(
@@ -384,7 +376,7 @@ impl Referee {
         }];
         if mv.is_capture() {
             let mut a = Announcement::new(
-                kind::CAPTURE,
+                EventKind::Capture,
                 mover,
                 format!(
                     "{} captured {}",
@@ -396,7 +388,7 @@ impl Referee {
             notes.push(a);
         }
         if mv.promotes() {
-            let mut a = Announcement::new(kind::PROMOTION, mover, "a man was crowned");
+            let mut a = Announcement::new(EventKind::Promotion, mover, "a man was crowned");
             a.game_move = Some(*mv);
             notes.push(a);
         }
@@ -407,14 +399,14 @@ impl Referee {
         Ok(notes)
     }
 
-    pub fn resign(&mut self, side: Color) -> Result<Vec<Announcement>, String> {
-        if self.status == status::IDLE || self.is_over() {
-            return Err("no game in progress".into());
+    pub fn resign(&mut self, side: Color) -> Result<Vec<Announcement>, RefereeError> {
+        if self.status == Status::Idle || self.is_over() {
+            return Err(RefereeError::NoGame);
         }
         self.game.resign(side);
         self.record.resign(side);
         let mut notes = vec![Announcement::new(
-            kind::RESIGNED,
+            EventKind::Resigned,
             side,
             format!("{} resigned", side_name(side)),
         )];
@@ -435,7 +427,7 @@ impl Referee {
             _ => self.position().side_to_move().opponent(),
         };
         self.message = reason.clone();
-        notes.push(Announcement::new(kind::GAME_OVER, side, reason));
+        notes.push(Announcement::new(EventKind::GameOver, side, reason));
         notes
     }
 
@@ -448,7 +440,7 @@ impl Referee {
             Err(e) => {
                 tracing::error!("cannot archive the game: {e}");
                 vec![Announcement::new(
-                    kind::INFO,
+                    EventKind::Info,
                     self.robot(),
                     format!("cannot archive the game: {e}"),
                 )]
@@ -475,9 +467,9 @@ impl Referee {
         if let Some(expected) = self.expected {
             return self.check_restored(expected, occupied);
         }
-        if self.status != status::WAITING_FOR_HUMAN && self.status != status::AMBIGUOUS {
+        if self.status != Status::WaitingForHuman && self.status != Status::Ambiguous {
             tracing::info!(
-                status = self.status,
+                status = ?self.status,
                 "a reading when no human move is awaited: ignored"
             );
             return Vec::new();
@@ -486,14 +478,14 @@ impl Referee {
         match infer(self.position(), occupied) {
             Inference::Move(mv) => self.play(&mv).unwrap_or_else(|e| {
                 vec![Announcement::new(
-                    kind::INFO,
+                    EventKind::Info,
                     human,
                     format!("cannot play: {e}"),
                 )]
             }),
             Inference::NothingMoved => {
                 let mut a = Announcement::new(
-                    kind::NOTHING_MOVED,
+                    EventKind::NothingMoved,
                     human,
                     "confirm was pressed but nothing moved",
                 );
@@ -512,14 +504,14 @@ impl Referee {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                let mut a = Announcement::new(kind::ILLEGAL_MOVE, human, self.message.clone());
+                let mut a = Announcement::new(EventKind::IllegalMove, human, self.message.clone());
                 a.wrong_squares = wrong_squares;
                 a.candidates = nearest;
                 a.occupancy = occupied;
                 vec![a]
             }
             Inference::Ambiguous(candidates) => {
-                self.status = status::AMBIGUOUS;
+                self.status = Status::Ambiguous;
                 self.candidates = candidates.clone();
                 self.message = format!(
                     "the board fits {} moves: {}; which one?",
@@ -530,7 +522,7 @@ impl Referee {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                let mut a = Announcement::new(kind::AMBIGUOUS, human, self.message.clone());
+                let mut a = Announcement::new(EventKind::Ambiguous, human, self.message.clone());
                 a.candidates = candidates;
                 a.occupancy = occupied;
                 vec![a]
@@ -540,32 +532,37 @@ impl Referee {
     }
 
     /// `/game/resolve`: one of the candidates, by text or index.
-    pub fn resolve(&mut self, index: usize, text: &str) -> Result<Vec<Announcement>, String> {
-        if self.status != status::AMBIGUOUS {
-            return Err("no ambiguous move to resolve".into());
+    pub fn resolve(&mut self, index: usize, text: &str) -> Result<Vec<Announcement>, RefereeError> {
+        if self.status != Status::Ambiguous {
+            return Err(RefereeError::NothingToResolve);
         }
         let chosen = if text.trim().is_empty() {
             self.candidates
                 .get(index)
                 .copied()
-                .ok_or_else(|| format!("index {index} out of {}", self.candidates.len()))?
+                .ok_or(RefereeError::NoSuchCandidate {
+                    index,
+                    count: self.candidates.len(),
+                })?
         } else {
-            let wanted = self
-                .position()
-                .parse_move(text.trim())
-                .map_err(|e| format!("{text:?}: {e}"))?;
+            let wanted = self.position().parse_move(text.trim()).map_err(|source| {
+                RefereeError::Unreadable {
+                    text: text.to_string(),
+                    source,
+                }
+            })?;
             *self
                 .candidates
                 .iter()
                 .find(|c| **c == wanted)
-                .ok_or_else(|| format!("{text:?} is not one of the candidates"))?
+                .ok_or_else(|| RefereeError::NotACandidate(text.to_string()))?
         };
         self.play(&chosen)
     }
 
     /// The robot's move was made (by the arm): the board must now show `after`. Played in the
     /// record at once: the decision is the robot's, the board only has to follow.
-    pub fn robot_moved(&mut self, mv: &Move) -> Result<Vec<Announcement>, String> {
+    pub fn robot_moved(&mut self, mv: &Move) -> Result<Vec<Announcement>, RefereeError> {
         self.play(mv)
     }
 
@@ -579,7 +576,7 @@ impl Referee {
         let expected = self.position().occupancy_mask();
         self.expected = Some(expected);
         let wrong = squares_of(expected ^ occupied);
-        self.status = status::BOARD_MISMATCH;
+        self.status = Status::BoardMismatch;
         self.message = format!(
             "{why}: please put the board right (squares {}) and press confirm",
             wrong
@@ -588,7 +585,7 @@ impl Referee {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let mut a = Announcement::new(kind::BOARD_MISMATCH, self.robot(), self.message.clone());
+        let mut a = Announcement::new(EventKind::BoardMismatch, self.robot(), self.message.clone());
         a.wrong_squares = wrong;
         a.occupancy = occupied;
         vec![a]
@@ -600,7 +597,7 @@ impl Referee {
             self.status = self.turn_status();
             self.message.clear();
             let mut a = Announcement::new(
-                kind::BOARD_RESTORED,
+                EventKind::BoardRestored,
                 self.robot(),
                 "the board is right again",
             );

@@ -3,7 +3,7 @@
 //! verdict comments too, and a resumed arbiter finds the rewound game.
 
 use arbiter::record::{Resume, StateDir};
-use arbiter::referee::{status, Referee};
+use arbiter::referee::{Referee, RefereeError, Status};
 use draughts::{Color, Game};
 
 /// A referee with the robot as Black, after the human's `c3-d4` and the robot's `f6-e5`.
@@ -21,7 +21,7 @@ fn after_two_plies(dir: &std::path::Path) -> Referee {
     r.comment_move(0, "mistake; better e3-f4".into());
     let reply = r.position().parse_move("f6-e5").expect("legal");
     r.robot_moved(&reply).expect("the robot's move");
-    assert_eq!(r.status(), status::WAITING_FOR_HUMAN);
+    assert_eq!(r.status(), Status::WaitingForHuman);
     r
 }
 
@@ -40,7 +40,7 @@ fn the_last_pair_goes_back_and_stays_back_on_disk() {
         r.record().comments.is_empty(),
         "the verdict went with its move"
     );
-    assert_eq!(r.status(), status::WAITING_FOR_HUMAN);
+    assert_eq!(r.status(), Status::WaitingForHuman);
     drop(r);
     match StateDir::open(dir.path())
         .expect("reopen")
@@ -59,7 +59,10 @@ fn the_last_pair_goes_back_and_stays_back_on_disk() {
 fn odd_counts_and_more_than_was_played_are_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut r = after_two_plies(dir.path());
-    assert!(r.take_back(1).expect_err("odd").contains("even"));
-    assert!(r.take_back(4).expect_err("too many").contains("only 2"));
+    let odd = r.take_back(1).expect_err("odd");
+    assert!(matches!(odd, RefereeError::OddPlies(1)), "{odd:?}");
+    assert!(odd.to_string().contains("even"), "{odd}");
+    let many = r.take_back(4).expect_err("too many");
+    assert!(matches!(many, RefereeError::TooFewPlies(2)), "{many:?}");
     assert_eq!(r.game().moves().len(), 2, "nothing was taken back");
 }
