@@ -10,16 +10,13 @@ mod graph_support;
 use std::time::{Duration, Instant};
 
 use draughts::pdn::parse_pdn;
+use graph_support::sim::latest_pids;
 use graph_support::{next_event, over, play_human, play_human_to_the_end, serial, Graph, WAIT};
 
 /// The pid of the last start of `node` in the launch's log.
 fn pid_of(g: &Graph, node: &str) -> Option<String> {
     let log = std::fs::read_to_string(g.dir.path().join("launch.log")).unwrap_or_default();
-    let prefix = format!("[launch] started {node} (pid ");
-    log.lines()
-        .rev()
-        .find_map(|l| l.strip_prefix(&prefix))
-        .map(|rest| rest.trim_end_matches(')').to_string())
+    latest_pids(&log).get(node).map(u32::to_string)
 }
 
 /// Kills `node` with SIGKILL and waits until the launcher has started it again.

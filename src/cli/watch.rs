@@ -114,6 +114,25 @@ pub(super) fn book_move(
     moves.get(pick % moves.len().max(1)).map(|(_, m)| *m)
 }
 
+/// The simulated human's move in game `n`: the openings' move while the game follows one, else
+/// its planner's.
+pub(super) fn human_move_text(
+    openings: &[search::openings::Opening],
+    ply: u32,
+    pos: draughts::Position,
+    n: u32,
+    human: &mut dyn search::Planner,
+    spec: &search::PlannerSpec,
+) -> anyhow::Result<String> {
+    if let Some(mv) = book_move(openings, ply, &pos, n) {
+        return Ok(mv.text());
+    }
+    let decision = human
+        .choose(&Game::from_position(pos), &spec.limits, &Control::default())
+        .map_err(|e| anyhow::anyhow!("the opponent's planner: {e}"))?;
+    Ok(decision.best.text())
+}
+
 async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("finding this executable")?;
     let cwd = std::env::current_dir().context("reading the working directory")?;
@@ -217,14 +236,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         }
         let pos = position_from_msg(&state.position).context("the arbiter's position")?;
         let thinking = Instant::now();
-        let text = match book_move(&openings, state.ply, &pos, n) {
-            Some(mv) => mv.text(),
-            None => human
-                .choose(&Game::from_position(pos), &spec.limits, &Control::default())
-                .map_err(|e| anyhow::anyhow!("the opponent's planner: {e}"))?
-                .best
-                .text(),
-        };
+        let text = human_move_text(&openings, state.ply, pos, n, human.as_mut(), spec)?;
         if let Some(rest) = args.think.and_then(|t| t.checked_sub(thinking.elapsed())) {
             tokio::time::sleep(rest).await;
         }

@@ -174,17 +174,9 @@ impl Graph {
 
     /// The process id of node `label`, as the launcher reported it ("started planner (pid N)").
     pub fn pid(&self, label: &str) -> nix::unistd::Pid {
-        let needle = format!("started {label} (pid ");
-        let log = self.log();
-        let n = log
-            .lines()
-            .find_map(|l| {
-                l.split_once(&needle)
-                    .map(|(_, rest)| rest.trim_end_matches(')'))
-            })
-            .and_then(|n| n.parse::<i32>().ok())
-            .unwrap_or_else(|| panic!("no pid of {label} in the launch log"));
-        nix::unistd::Pid::from_raw(n)
+        let pid = sim::latest_pids(&self.log()).get(label).copied();
+        let pid = pid.unwrap_or_else(|| panic!("no pid of {label} in the launch log"));
+        nix::unistd::Pid::from_raw(pid as i32)
     }
 
     /// The last lines of the launch log.

@@ -173,3 +173,20 @@ pub fn private_domain(range: std::ops::Range<u16>, salt: u16) -> u16 {
     let n = (std::process::id().wrapping_mul(7) + u32::from(salt)) % span;
     range.start + u16::try_from(n).unwrap_or(0)
 }
+
+/// The pid of each node's latest start, from the launcher's `[launch] started NODE (pid N)`.
+pub fn latest_pids(launch_log: &str) -> std::collections::BTreeMap<String, u32> {
+    let mut pids = std::collections::BTreeMap::new();
+    for line in launch_log.lines() {
+        let Some(rest) = line.split("[launch] started ").nth(1) else {
+            continue;
+        };
+        let Some((node, pid)) = rest.split_once(" (pid ") else {
+            continue;
+        };
+        if let Ok(pid) = pid.trim_end_matches(')').trim().parse() {
+            pids.insert(node.to_string(), pid);
+        }
+    }
+    pids
+}

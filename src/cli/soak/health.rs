@@ -3,6 +3,8 @@
 //! of one process; a respawned node starts its own series.
 
 use std::collections::BTreeMap;
+
+use super::super::graph::sim::latest_pids;
 use std::path::Path;
 use std::time::Duration;
 
@@ -13,23 +15,6 @@ pub struct Sample {
     pub at: Duration,
     pub rss_kb: u64,
     pub fds: usize,
-}
-
-/// The pid of each node's latest start, from the launcher's `[launch] started NODE (pid N)`.
-pub fn latest_pids(launch_log: &str) -> BTreeMap<String, u32> {
-    let mut pids = BTreeMap::new();
-    for line in launch_log.lines() {
-        let Some(rest) = line.split("[launch] started ").nth(1) else {
-            continue;
-        };
-        let Some((node, pid)) = rest.split_once(" (pid ") else {
-            continue;
-        };
-        if let Ok(pid) = pid.trim_end_matches(')').trim().parse() {
-            pids.insert(node.to_string(), pid);
-        }
-    }
-    pids
 }
 
 /// `VmRSS` of a `/proc/PID/status` text, in kB.

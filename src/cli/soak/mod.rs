@@ -18,17 +18,15 @@ use anyhow::{bail, Context};
 use checkers_msgs::convert::position_from_msg;
 use checkers_msgs::msg::GameState;
 use checkers_msgs::srv::{HumanMove_Request, NewGame_Request};
-use draughts::Game;
 use indicatif::{ProgressBar, ProgressStyle};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
-use search::Control;
 use sim::rng::Rng;
 
 use super::best::resolve_spec;
 use super::graph::client::{describe_state, GraphClient};
-use super::graph::sim::{archived_games, private_domain, SimGraph, SimOptions};
-use super::watch::{book_move, line};
+use super::graph::sim::{archived_games, latest_pids, private_domain, SimGraph, SimOptions};
+use super::watch::{human_move_text, line};
 use faults::{Fault, Turn};
 use health::Health;
 
@@ -242,18 +240,14 @@ impl Soak<'_> {
                     } else {
                         let pos =
                             position_from_msg(&state.position).context("the arbiter's position")?;
-                        last_move = match book_move(&openings, state.ply, &pos, n) {
-                            Some(mv) => mv.text(),
-                            None => human
-                                .choose(
-                                    &Game::from_position(pos),
-                                    &self.spec.limits,
-                                    &Control::default(),
-                                )
-                                .map_err(|e| anyhow::anyhow!("the opponent's planner: {e}"))?
-                                .best
-                                .text(),
-                        };
+                        last_move = human_move_text(
+                            &openings,
+                            state.ply,
+                            pos,
+                            n,
+                            human.as_mut(),
+                            self.spec,
+                        )?;
                         let turn = faults::draw(
                             self.rng,
                             self.args.fault_rate,
@@ -347,7 +341,7 @@ impl Soak<'_> {
         let log = self.log.to_path_buf();
         tokio::spawn(async move {
             tokio::time::sleep(after).await;
-            let pid = health::latest_pids(&read_log(&log)).get(node).copied();
+            let pid = latest_pids(&read_log(&log)).get(node).copied();
             match pid.and_then(|p| i32::try_from(p).ok()) {
                 Some(pid) => match kill(Pid::from_raw(pid), Signal::SIGKILL) {
                     Ok(()) => {
