@@ -16,86 +16,24 @@
 use std::time::Duration;
 
 use checkers_msgs::action::{ExecuteMove, ExecuteMove_Goal, PlanMove, PlanMove_Goal};
-use checkers_msgs::convert::ConvertError;
 use checkers_msgs::convert::{move_msg, position_msg, side_code};
 use checkers_msgs::msg::{BoardOccupancy, GameEvent, GameState};
 use checkers_msgs::srv::{
-    Hint, Hint_Request, Hint_Response, NewGame, NewGame_Request, NewGame_Response, Resign,
-    Resign_Request, Resign_Response, ResolveAmbiguity, ResolveAmbiguity_Request,
-    ResolveAmbiguity_Response, ScanBoard, ScanBoard_Request, TakeBack, TakeBack_Request,
-    TakeBack_Response,
+    Hint_Request, Hint_Response, NewGame_Request, Resign_Request, ScanBoard, ScanBoard_Request,
+    TakeBack_Request,
 };
 use checkers_msgs::visualization_msgs::msg::MarkerArray;
 use draughts::{Color, Move};
-use futures::{Stream, StreamExt};
+use futures::StreamExt;
 pub use ros::NodeError;
-use ros::{
-    ActionClient, GoalOutcome, Node, Publisher, Qos, RequestId, RosError, ServiceClient,
-    ServiceServer,
-};
+use ros::{ActionClient, GoalOutcome, Node, Publisher, Qos, ServiceClient};
 
+pub use crate::error::ArbiterError;
 use crate::markers::board_markers;
 use crate::record::StateDir;
-use crate::referee::{Announcement, EventKind, Referee, RefereeError, Status};
-
-#[derive(Debug, Clone)]
-pub struct Settings {
-    pub state_dir: String,
-    pub robot_color: Color,
-    pub level: String,
-    pub time_budget_s: f64,
-    pub planner_margin_s: f64,
-    pub planner_timeout_s: f64,
-    pub arm_timeout_s: f64,
-    pub scan_timeout_s: f64,
-    pub verify: bool,
-    pub start_new_game: bool,
-    pub hints: bool,
-    pub hint_algorithm: String,
-    pub hint_time_s: f64,
-    pub verdicts: bool,
-    pub coach_depth: u32,
-    pub takebacks: bool,
-}
-
-fn parse_color(name: &'static str, text: &str) -> Result<Color, NodeError> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "white" => Ok(Color::White),
-        "black" => Ok(Color::Black),
-        other => Err(NodeError::Param {
-            name,
-            why: format!("{other:?} is neither white nor black"),
-        }),
-    }
-}
-
-impl Settings {
-    pub fn declare(node: &mut Node) -> Result<Settings, NodeError> {
-        let mut p = node.params();
-        let default_dir = std::env::var("HOME")
-            .map(|h| format!("{h}/.local/state/checkers_robot"))
-            .unwrap_or_else(|_| "checkers_robot_state".into());
-        let color = p.declare("robot_color", "black".to_string())?;
-        Ok(Settings {
-            state_dir: p.declare("state_dir", default_dir)?,
-            robot_color: parse_color("robot_color", &color)?,
-            level: p.declare("level", "medium".to_string())?,
-            time_budget_s: p.declare("time_budget_s", 1.0f64)?.max(0.0),
-            planner_margin_s: p.declare("planner_margin_s", 1.0f64)?.max(0.05),
-            planner_timeout_s: p.declare("planner_timeout_s", 20.0f64)?.max(0.1),
-            arm_timeout_s: p.declare("arm_timeout_s", 120.0f64)?.max(0.1),
-            scan_timeout_s: p.declare("scan_timeout_s", 3.0f64)?.max(0.1),
-            verify: p.declare("verify", true)?,
-            start_new_game: p.declare("start_new_game", true)?,
-            hints: p.declare("hints", true)?,
-            hint_algorithm: p.declare("hint_algorithm", "alphabeta".to_string())?,
-            hint_time_s: p.declare("hint_time_s", 1.0f64)?.clamp(0.05, 30.0),
-            verdicts: p.declare("verdicts", true)?,
-            coach_depth: u32::try_from(p.declare("coach_depth", 6i64)?.clamp(1, 12)).unwrap_or(6),
-            takebacks: p.declare("takebacks", true)?,
-        })
-    }
-}
+use crate::referee::{Announcement, EventKind, Referee, Status};
+use crate::services::{respond, GameRequest, Services};
+pub use crate::settings::Settings;
 
 struct Outputs {
     state: Publisher<GameState>,
@@ -107,133 +45,6 @@ struct Helpers {
     planner: ActionClient<PlanMove>,
     arm: ActionClient<ExecuteMove>,
     scan: ServiceClient<ScanBoard>,
-}
-
-/// Why a request or a step of the robot's turn failed; the text is what the person is told.
-#[derive(Debug, thiserror::Error)]
-pub enum ArbiterError {
-    #[error(transparent)]
-    Referee(#[from] RefereeError),
-    #[error("robot_color {0} is not a side")]
-    NoSuchSide(u8),
-    #[error("the planner did not take the goal: {0}")]
-    PlannerRefused(RosError),
-    #[error("the planner did not answer within {0:.1} s")]
-    PlannerLate(f64),
-    #[error("the planner answered an unusable move: {0}")]
-    PlannerMove(ConvertError),
-    #[error("the planner's goal ended {outcome:?}: {message}")]
-    PlannerEnded {
-        outcome: GoalOutcome,
-        message: String,
-    },
-    #[error("the planner failed: {0}")]
-    Planner(RosError),
-    #[error("hints are off at this level")]
-    HintsOff,
-    #[error("a hint is given only while you are to move")]
-    HintNotNow,
-    #[error("the planner did not take the question: {0}")]
-    HintRefused(RosError),
-    #[error("the planner gave no hint ({outcome:?}): {message}")]
-    HintEnded {
-        outcome: GoalOutcome,
-        message: String,
-    },
-    #[error("the planner gave no hint: {0}")]
-    HintFailed(RosError),
-    #[error("the planner's hint is not a move here: {0}")]
-    HintMove(ConvertError),
-    #[error("take-backs are off at this level")]
-    TakeBacksOff,
-    #[error("the arm did not take the move: {0}")]
-    ArmRefused(RosError),
-    #[error("the arm failed: {0}")]
-    ArmFailed(String),
-    #[error("the arm: {0}")]
-    Arm(RosError),
-    #[error(transparent)]
-    Scan(RosError),
-    #[error("{0}")]
-    ScanFailed(String),
-}
-
-/// A request to one of the `/game/*` services.
-enum GameRequest {
-    New(RequestId, NewGame_Request),
-    Resign(RequestId, Resign_Request),
-    Resolve(RequestId, ResolveAmbiguity_Request),
-    Hint(RequestId, Hint_Request),
-    TakeBack(RequestId, TakeBack_Request),
-}
-
-struct Services {
-    new: ServiceServer<NewGame>,
-    resign: ServiceServer<Resign>,
-    resolve: ServiceServer<ResolveAmbiguity>,
-    hint: ServiceServer<Hint>,
-    takeback: ServiceServer<TakeBack>,
-}
-
-impl Services {
-    async fn next(&self) -> GameRequest {
-        tokio::select! {
-            (id, r) = self.new.next_request() => GameRequest::New(id, r),
-            (id, r) = self.resign.next_request() => GameRequest::Resign(id, r),
-            (id, r) = self.resolve.next_request() => GameRequest::Resolve(id, r),
-            (id, r) = self.hint.next_request() => GameRequest::Hint(id, r),
-            (id, r) = self.takeback.next_request() => GameRequest::TakeBack(id, r),
-        }
-    }
-
-    /// Answers `request` with its service's response: success and the text to show.
-    async fn answer(&self, request: GameRequest, outcome: Result<String, String>) {
-        let (success, message) = match outcome {
-            Ok(m) => (true, m),
-            Err(m) => (false, m),
-        };
-        match request {
-            GameRequest::New(id, _) => {
-                respond(&self.new, id, NewGame_Response { success, message }).await
-            }
-            GameRequest::Resign(id, _) => {
-                respond(&self.resign, id, Resign_Response { success, message }).await
-            }
-            GameRequest::Resolve(id, _) => {
-                let response = ResolveAmbiguity_Response { success, message };
-                respond(&self.resolve, id, response).await
-            }
-            GameRequest::Hint(id, _) => {
-                let response = Hint_Response {
-                    success,
-                    message,
-                    ..Hint_Response::default()
-                };
-                respond(&self.hint, id, response).await
-            }
-            GameRequest::TakeBack(id, _) => {
-                respond(&self.takeback, id, TakeBack_Response { success, message }).await
-            }
-        }
-    }
-
-    /// During the robot's turn the services answer "busy" and readings are set aside: nothing
-    /// the human does with the board counts until the robot has finished.
-    async fn stay_busy(&self, readings: &mut (impl Stream<Item = BoardOccupancy> + Unpin)) {
-        const BUSY: &str = "busy: the robot is taking its turn; try again after its move";
-        loop {
-            tokio::select! {
-                request = self.next() => self.answer(request, Err(BUSY.into())).await,
-                Some(r) = readings.next() => tracing::info!(seq = r.seq, "a reading during the robot's turn: ignored"),
-            }
-        }
-    }
-}
-
-async fn respond<S: ros::Service>(server: &ServiceServer<S>, id: RequestId, response: S::Response) {
-    if let Err(e) = server.respond(id, response).await {
-        tracing::warn!("{e}");
-    }
 }
 
 /// What the planner was doing, for `/game/state` while it searches.
@@ -466,11 +277,11 @@ impl Arbiter {
         };
         match outcome {
             Ok((message, notes)) => {
-                services.answer(request, Ok(message)).await;
+                services.answer(request, true, message).await;
                 notes
             }
             Err(why) => {
-                services.answer(request, Err(why.to_string())).await;
+                services.answer(request, false, why.to_string()).await;
                 Vec::new()
             }
         }
