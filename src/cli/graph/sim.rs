@@ -166,12 +166,29 @@ pub fn archived_games(state_dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-/// A ROS domain id for a private graph: from this process's id, inside `range`, so parallel
-/// runs (tests, a second `watch`) rarely share one.
+/// A ROS domain id for a private graph: from this process's id, inside `range`, skipping any
+/// domain a participant on this machine already uses, so that parallel runs (tests, a second
+/// `watch` or `soak`) do not share one. Two robots in one domain hear each other's requests: a
+/// test's `/game/new` once started a new game on a soak's robot.
 pub fn private_domain(range: std::ops::Range<u16>, salt: u16) -> u16 {
     let span = u32::from(range.end.saturating_sub(range.start).max(1));
-    let n = (std::process::id().wrapping_mul(7) + u32::from(salt)) % span;
-    range.start + u16::try_from(n).unwrap_or(0)
+    let first = (std::process::id().wrapping_mul(7) + u32::from(salt)) % span;
+    let pick = |i: u32| range.start + u16::try_from((first + i) % span).unwrap_or(0);
+    (0..span)
+        .map(pick)
+        .find(|&d| !domain_in_use(d))
+        .unwrap_or_else(|| pick(0))
+}
+
+/// Whether a DDS participant on this machine holds domain `domain`: the first one there takes
+/// participant index 0, whose unicast discovery port (RTPS 9.6.1.1: 7400 + 250 d + 10) is then
+/// bound.
+fn domain_in_use(domain: u16) -> bool {
+    let port = 7410 + 250 * u32::from(domain);
+    match u16::try_from(port) {
+        Ok(port) => std::net::UdpSocket::bind(("0.0.0.0", port)).is_err(),
+        Err(_) => false,
+    }
 }
 
 /// The pid of each node's latest start, from the launcher's `[launch] started NODE (pid N)`.
