@@ -3,31 +3,33 @@
 //! one-hidden-layer network over the pieces. Only `net` goes to the planner, rescaled into the
 //! linear evaluation's hundredths of a man, so the search adds it to what it already computes.
 
-use burn::backend::{Autodiff, NdArray};
-use burn::module::{AutodiffModule, Initializer, Module};
+use burn::module::Initializer;
 use burn::nn::{Linear, LinearConfig};
-use burn::optim::{AdamConfig, GradientsParams, Optimizer};
-use burn::tensor::backend::Backend;
-use burn::tensor::{activation, ElementConversion, Tensor, TensorData};
+use burn::optim::{AdamConfig, GradientsParams};
+use burn::prelude::*;
+use burn::tensor::activation;
 
 use search::alphabeta::eval::{evaluate, WEIGHTS};
 use search::alphabeta::net::{active_inputs, EvalNet, INPUTS};
 
 use crate::data::Sample;
 
-pub type Train = Autodiff<NdArray>;
-
-#[derive(Module, Debug)]
-pub struct Model<B: Backend> {
-    hidden: Linear<B>,
-    out: Linear<B>,
-    /// `a`: how much the linear evaluation counts (1 x 1, no bias).
-    linear: Linear<B>,
+/// The CPU device the model trains on (burn's pure-Rust `flex` backend, as `zero`'s networks).
+pub fn cpu() -> Device {
+    Device::flex()
 }
 
-impl<B: Backend> Model<B> {
+#[derive(Module, Debug)]
+pub struct Model {
+    hidden: Linear,
+    out: Linear,
+    /// `a`: how much the linear evaluation counts (1 x 1, no bias).
+    linear: Linear,
+}
+
+impl Model {
     /// A model that starts as the linear evaluation alone: the output layer is zero.
-    pub fn new(hidden: usize, device: &B::Device) -> Model<B> {
+    pub fn new(hidden: usize, device: &Device) -> Model {
         Model {
             hidden: LinearConfig::new(INPUTS, hidden).init(device),
             out: LinearConfig::new(hidden, 1)
@@ -41,22 +43,22 @@ impl<B: Backend> Model<B> {
     }
 
     /// The network's part of the logit, `[n, 1]`.
-    pub fn correction(&self, x: Tensor<B, 2>) -> Tensor<B, 2> {
+    pub fn correction(&self, x: Tensor<2>) -> Tensor<2> {
         self.out.forward(activation::relu(self.hidden.forward(x)))
     }
 
     /// The logit of the side to move's expected score, `[n, 1]`.
-    pub fn forward(&self, x: Tensor<B, 2>, linear: Tensor<B, 2>) -> Tensor<B, 2> {
+    pub fn forward(&self, x: Tensor<2>, linear: Tensor<2>) -> Tensor<2> {
         self.correction(x) + self.linear.forward(linear)
     }
 
     /// The planner's network: the correction in hundredths of a man.
     pub fn export(&self) -> Result<EvalNet, TrainError> {
-        let values = |t: Tensor<B, 2>| t.into_data().to_vec::<f32>().unwrap_or_default();
-        let bias = |l: &Linear<B>| {
+        let values = |t: Tensor<2>| t.into_data().try_to_vec::<f32>().unwrap_or_default();
+        let bias = |l: &Linear| {
             l.bias
                 .as_ref()
-                .map(|b| b.val().into_data().to_vec::<f32>().unwrap_or_default())
+                .map(|b| b.val().into_data().try_to_vec::<f32>().unwrap_or_default())
                 .unwrap_or_default()
         };
         let a = values(self.linear.weight.val())
@@ -127,11 +129,7 @@ impl Encoded {
     }
 
     /// Rows `idx` as tensors: inputs `[n, INPUTS]`, linear `[n, 1]`, target `[n, 1]`.
-    fn batch<B: Backend>(
-        &self,
-        idx: &[usize],
-        device: &B::Device,
-    ) -> (Tensor<B, 2>, Tensor<B, 2>, Tensor<B, 2>) {
+    fn batch(&self, idx: &[usize], device: &Device) -> (Tensor<2>, Tensor<2>, Tensor<2>) {
         let n = idx.len();
         let mut x = Vec::with_capacity(n * INPUTS);
         for &i in idx {
@@ -147,7 +145,7 @@ impl Encoded {
 }
 
 /// Cross-entropy of soft targets, averaged.
-fn loss<B: Backend>(logit: Tensor<B, 2>, target: Tensor<B, 2>) -> Tensor<B, 1> {
+fn loss(logit: Tensor<2>, target: Tensor<2>) -> Tensor<1> {
     let pos = target.clone() * activation::log_sigmoid(logit.clone());
     let neg = (target.neg() + 1.0) * activation::log_sigmoid(logit.neg());
     (pos + neg).mean().neg()
@@ -181,12 +179,12 @@ fn shuffle(v: &mut [usize], state: &mut u64) {
 }
 
 /// The mean loss of `model` on `data`.
-pub fn mean_loss<B: Backend>(model: &Model<B>, data: &Encoded, device: &B::Device) -> f64 {
+pub fn mean_loss(model: &Model, data: &Encoded, device: &Device) -> f64 {
     let idx: Vec<usize> = (0..data.len()).collect();
     let mut total = 0.0;
     for chunk in idx.chunks(4096) {
-        let (x, lin, t) = data.batch::<B>(chunk, device);
-        let l: f32 = loss(model.forward(x, lin), t).into_scalar().elem();
+        let (x, lin, t) = data.batch(chunk, device);
+        let l: f32 = loss(model.forward(x, lin), t).into_scalar::<f32>();
         total += f64::from(l) * chunk.len() as f64;
     }
     total / data.len().max(1) as f64
@@ -198,13 +196,13 @@ pub fn fit(
     valid: &Encoded,
     cfg: &FitConfig,
     mut on_epoch: impl FnMut(Epoch),
-) -> Result<Model<Train>, TrainError> {
+) -> Result<Model, TrainError> {
     if train.is_empty() {
         return Err(TrainError::Empty);
     }
-    let device = Default::default();
-    Train::seed(&device, cfg.seed);
-    let mut model = Model::<Train>::new(cfg.hidden, &device);
+    let device = cpu().autodiff();
+    device.seed(cfg.seed);
+    let mut model = Model::new(cfg.hidden, &device);
     let mut optim = AdamConfig::new().init();
     let mut order: Vec<usize> = (0..train.len()).collect();
     let mut rng = cfg.seed | 1;
@@ -212,16 +210,16 @@ pub fn fit(
         shuffle(&mut order, &mut rng);
         let mut total = 0.0;
         for chunk in order.chunks(cfg.batch.max(1)) {
-            let (x, lin, t) = train.batch::<Train>(chunk, &device);
+            let (x, lin, t) = train.batch(chunk, &device);
             let l = loss(model.forward(x, lin), t);
-            total += f64::from(l.clone().into_scalar()) * chunk.len() as f64;
+            total += f64::from(l.clone().into_scalar::<f32>()) * chunk.len() as f64;
             let grads = GradientsParams::from_grads(l.backward(), &model);
             model = optim.step(cfg.learning_rate, model, grads);
         }
         on_epoch(Epoch {
             epoch,
             train_loss: total / train.len() as f64,
-            valid_loss: mean_loss(&model.valid(), valid, &device),
+            valid_loss: mean_loss(&model.valid(), valid, &cpu()),
         });
     }
     Ok(model)
@@ -335,12 +333,12 @@ mod tests {
         // The planner's plain-Rust network gives burn's correction, in hundredths of a man.
         let net = model.export().expect("export");
         let model = model.valid();
-        let device = Default::default();
-        let a = model.linear.weight.val().into_scalar() * search::VALUE_SCALE_K as f32;
+        let device = cpu();
+        let a = model.linear.weight.val().into_scalar::<f32>() * search::VALUE_SCALE_K as f32;
         for s in all.iter().take(20) {
             let e = Encoded::new(std::slice::from_ref(s), 1.0);
-            let (x, _, _) = e.batch::<NdArray>(&[0], &device);
-            let burn_value: f32 = model.correction(x).into_scalar() / a;
+            let (x, _, _) = e.batch(&[0], &device);
+            let burn_value: f32 = model.correction(x).into_scalar::<f32>() / a;
             let plain = net.output(&s.pos);
             assert!(
                 (burn_value - plain).abs() < 1e-2 * (1.0 + plain.abs()),
