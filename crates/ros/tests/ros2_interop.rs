@@ -248,7 +248,13 @@ fn ros2_topic_echo_prints_our_game_state() {
     let _one = one_at_a_time();
     let d = domain(0);
     let _probe = probe(d, "pub", &["count:=600"]);
-    let out = ros.run(d, 40, "ros2 topic echo --once --no-daemon /game/state");
+    // The type given: without it the CLI gives up ("Could not determine the type") when
+    // discovery has not found our publisher yet, as on a loaded machine.
+    let out = ros.run(
+        d,
+        40,
+        "ros2 topic echo --once --no-daemon /game/state checkers_msgs/msg/GameState",
+    );
     let stdout = assert_ran(&out, "ros2 topic echo");
     assert!(stdout.contains("fen: W:W21-32:B1-12"), "{stdout}");
     assert!(stdout.contains("text: c3-d4"), "{stdout}");
