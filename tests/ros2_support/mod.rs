@@ -141,6 +141,15 @@ pub fn ros_shell(
         prefix = prefix.display(),
         logs = logs.display(),
     ));
+    // Security is the script's to set: on r2r, this process's own nodes set these variables.
+    for var in [
+        "ROS_SECURITY_ENABLE",
+        "ROS_SECURITY_STRATEGY",
+        "ROS_SECURITY_KEYSTORE",
+        "ROS_SECURITY_ENCLAVE_OVERRIDE",
+    ] {
+        cmd.env_remove(var);
+    }
     cmd.stdin(Stdio::null());
     cmd
 }

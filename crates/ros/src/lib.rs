@@ -54,6 +54,12 @@ pub use service::{RequestId, ServiceClient, ServiceServer};
 pub use shutdown::{shutdown_signal, until_shutdown};
 pub use tasks::{Closer, Tasks};
 
+/// The backend this build's [`Node`] runs on: `"ros2-client"` (the default) or `"r2r"`.
+#[cfg(not(feature = "r2r"))]
+pub const BACKEND: &str = "ros2-client";
+#[cfg(feature = "r2r")]
+pub const BACKEND: &str = "r2r";
+
 /// A service type the backend can serve and call, for node code generic over services: every
 /// [`checkers_msgs::ServiceInterface`] on the default backend, those with r2r bindings on r2r.
 #[cfg(not(feature = "r2r"))]

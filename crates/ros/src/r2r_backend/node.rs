@@ -70,7 +70,7 @@ impl Node {
         };
         let mut params = args.params(&fqn)?;
         let use_sim_time = params.declare("use_sim_time", false)?;
-        make_rcl_see(&env)?;
+        make_rcl_see(&env, args.enclave.as_deref())?;
         let context =
             r2r::Context::create().map_err(|e| create_error("the rcl context".into(), e))?;
         // Given its original name, rcl applies the `__node`/`__ns` remaps itself, node-specific
@@ -313,7 +313,9 @@ fn refused(name: &str) -> r2r::Error {
 /// is created, and r2r offers no other way to give them. A node asked for other settings than
 /// the environment's (the graph client of `watch` and the tests joins a chosen domain) sets the
 /// variables first. Only then: a process whose environment already says so is left untouched.
-fn make_rcl_see(env: &RosEnv) -> Result<(), RosError> {
+/// The enclave too: rcl takes it from the process's own `--enclave`, which a node made inside
+/// another program (the graph client, in the play interface's enclave) does not have.
+fn make_rcl_see(env: &RosEnv, enclave: Option<&str>) -> Result<(), RosError> {
     let current = RosEnv::from_env().map_err(|e| create_error("the ROS environment".into(), e))?;
     if current.domain_id != env.domain_id {
         std::env::set_var("ROS_DOMAIN_ID", env.domain_id.to_string());
@@ -343,6 +345,12 @@ fn make_rcl_see(env: &RosEnv) -> Result<(), RosError> {
                     std::env::set_var("ROS_SECURITY_ENCLAVE_OVERRIDE", e);
                 }
             }
+        }
+    }
+    if let Some(sec) = &env.security {
+        let wanted = sec.enclave_override.as_deref().or(enclave).unwrap_or("/");
+        if std::env::var("ROS_SECURITY_ENCLAVE_OVERRIDE").ok().as_deref() != Some(wanted) {
+            std::env::set_var("ROS_SECURITY_ENCLAVE_OVERRIDE", wanted);
         }
     }
     Ok(())
