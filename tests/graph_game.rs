@@ -5,7 +5,7 @@
 
 mod graph_support;
 
-use draughts::pdn::parse_pdn;
+use draughts::parse_pdn;
 use graph_support::{play_human_to_the_end, serial, sim, Graph};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -9,7 +9,7 @@ mod graph_support;
 
 use std::time::{Duration, Instant};
 
-use draughts::pdn::parse_pdn;
+use draughts::parse_pdn;
 use graph_support::sim::latest_pids;
 use graph_support::{next_event, over, play_human, play_human_to_the_end, serial, Graph, WAIT};
 

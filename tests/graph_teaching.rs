@@ -6,7 +6,7 @@
 
 mod graph_support;
 
-use draughts::pdn::parse_pdn;
+use draughts::parse_pdn;
 use graph_support::{serial, Graph};
 
 /// `/game/hint` over DDS: the planner's move for the human comes back, is announced, and the

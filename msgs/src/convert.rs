@@ -1,7 +1,7 @@
 //! Between the rules engine's types and the messages (feature `draughts`). Squares on the wire
 //! are PDN numbers 1..32; masks have bit n-1 for square n.
 
-use draughts::position::{bitboard_to_numbered, numbered_to_bitboard};
+use draughts::{bitboard_to_numbered, numbered_to_bitboard};
 use draughts::{Color, Move, Position, Square};
 
 use crate::msg;

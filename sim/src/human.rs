@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use checkers_msgs::srv::{HumanMove_Request as Request, HumanMove_Response as Response};
-use draughts::notation::parse_squares;
+use draughts::parse_squares;
 use draughts::{Color, Move, PieceKind, Position, Square};
 
 use crate::state::{lock, Shared, Sim};

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use anyhow::Context;
-use draughts::pdn::write_pdn;
+use draughts::write_pdn;
 use indicatif::{ProgressBar, ProgressStyle};
 use search::arena::{play_pairing, schedule, Played, DEFAULT_MAX_PLIES};
 use search::elo::Tally;

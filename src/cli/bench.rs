@@ -1,10 +1,10 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use draughts::game::Counters;
-use draughts::perft::perft;
-use draughts::playout::{random_playout, Rng};
+use draughts::perft;
+use draughts::Counters;
 use draughts::Position;
+use draughts::{random_playout, Rng};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::Context;
 use search::elo::Tally;
 use search::openings::Opening;
-use search::spec::parse_duration;
+use search::parse_duration;
 use search::PlannerSpec;
 use serde_yaml::Value;
 

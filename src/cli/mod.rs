@@ -6,9 +6,6 @@ mod bench;
 mod best;
 mod book;
 mod gauntlet;
-// The graph client: `watch` uses part of it, `play` and the tests the rest.
-#[allow(dead_code)]
-mod graph;
 mod hw;
 mod ladder;
 mod launch;
@@ -101,7 +98,7 @@ pub fn parse_position(fen: &str) -> anyhow::Result<Position> {
 
 /// A duration on the command line: `500ms`, `1s`, `2m`, `1.5` (seconds).
 pub fn parse_duration_arg(text: &str) -> Result<std::time::Duration, String> {
-    search::spec::parse_duration(text).map_err(str::to_string)
+    search::parse_duration(text).map_err(str::to_string)
 }
 
 /// Warnings and errors on stderr, except the DDS layers' internals (RustDDS's loopback

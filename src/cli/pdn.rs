@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use draughts::pdn::parse_pdn;
+use draughts::parse_pdn;
 
 use super::{bad_input, BadInput};
 
@@ -33,7 +33,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
                     g.line,
                     game.ply_count(),
                     game.result(),
-                    draughts::fen::to_fen(game.position())
+                    draughts::to_fen(game.position())
                 );
             }
             Err(e) => {

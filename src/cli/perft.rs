@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use draughts::{perft::perft, Move, START_FEN};
+use draughts::{perft, Move, START_FEN};
 use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(Debug, clap::Args)]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use draughts::pdn::{parse_pdn, write_pdn_with_comments, PdnGame};
+use draughts::{parse_pdn, write_pdn_with_comments, PdnGame};
 use draughts::{Color, Game};
 use indicatif::{ProgressBar, ProgressStyle};
 use search::coach::{comment, describe, review_game, worst, Reviewed, Thresholds, Verdict};

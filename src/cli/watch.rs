@@ -25,8 +25,10 @@ use search::Control;
 use tokio::sync::mpsc;
 
 use super::best::resolve_spec;
-use super::graph::client::{client_node, describe_state, event_kind, GraphClient, PLAY_ENCLAVE};
-use super::graph::sim::{archived_games, private_domain, SimGraph, SimOptions};
+use checkers_robot::graph::client::{
+    client_node, describe_state, event_kind, GraphClient, PLAY_ENCLAVE,
+};
+use checkers_robot::graph::sim::{archived_games, private_domain, SimGraph, SimOptions};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -140,7 +142,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
     let domain = private_domain(150..170, u16::try_from(n % 20).unwrap_or(0));
     let options = SimOptions {
         exe,
-        share: super::launch::find_share(&cwd),
+        share: checkers_robot::launch::find_share(&cwd),
         domain,
         level: args.level.clone(),
         time_scale: args.time_scale,

@@ -1,15 +1,14 @@
 //! What the whole-graph tests share: the simulated robot launched by `checkers-robot launch`
-//! (src/cli/graph/sim.rs) in a private ROS domain and temp directory, and the graph client
-//! (src/cli/graph/client.rs) beside it. The files are included, not copied: the tests drive the
-//! graph exactly as `watch` and `play` do.
+//! in a private ROS domain and temp directory, and the graph client beside it, both from the
+//! package's library ([`checkers_robot::graph`]): the tests drive the graph exactly as `watch`
+//! and `play` do.
 
+// Each test file uses its own part of what is shared here.
 #![allow(dead_code)]
 
-#[path = "../../src/cli/graph/client.rs"]
-pub mod client;
 pub mod nodes;
-#[path = "../../src/cli/graph/sim.rs"]
-pub mod sim;
+
+pub use checkers_robot::graph::{client, sim};
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

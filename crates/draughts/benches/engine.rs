@@ -2,10 +2,10 @@
 //! Run: `cargo bench -p draughts`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use draughts::game::Counters;
-use draughts::perft::perft;
-use draughts::playout::{random_playout, Rng};
+use draughts::perft;
+use draughts::Counters;
 use draughts::{parse_fen, MoveList, Position};
+use draughts::{random_playout, Rng};
 
 const MIDGAME: &str = "W:W15,18,19,21,22,23,25,26,27,30:B1,2,3,5,6,7,9,10,12,13,16";
 const KINGS: &str = "W:WK29,K18,24,27:BK4,K10,6,12,13";

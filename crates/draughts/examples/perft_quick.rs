@@ -6,7 +6,7 @@ fn main() {
     let p = draughts::Position::start();
     for i in 1..=d {
         let t = std::time::Instant::now();
-        let n = draughts::perft::perft(&p, i);
+        let n = draughts::perft(&p, i);
         println!("{i} {n} {:?}", t.elapsed());
     }
 }

@@ -2,6 +2,9 @@
 
 use thiserror::Error;
 
+use crate::fen::to_fen;
+use crate::{Color, GameResult, Move, Position, Square};
+
 /// Text that could not be read: a square, a move, a FEN or a PDN file.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ParseError {
@@ -19,13 +22,13 @@ pub enum ParseError {
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PositionError {
     #[error("square {0} holds both a white and a black piece")]
-    Overlap(String),
+    Overlap(Square),
     #[error("{0} has {1} pieces; a side has at most 12")]
-    TooManyPieces(&'static str, u32),
+    TooManyPieces(Color, u32),
     #[error("a white man on the last rank ({0}) should have been crowned")]
-    WhiteManOnLastRank(String),
+    WhiteManOnLastRank(Square),
     #[error("a black man on the first rank ({0}) should have been crowned")]
-    BlackManOnFirstRank(String),
+    BlackManOnFirstRank(Square),
 }
 
 /// A move that is not legal in the position it was tried in.
@@ -33,10 +36,15 @@ pub enum PositionError {
 pub enum MoveError {
     #[error("{0}")]
     Parse(#[from] ParseError),
-    #[error("illegal move {text:?} in {fen}")]
-    Illegal { text: String, fen: String },
-    #[error("move {text:?} is ambiguous: it names {candidates}")]
-    Ambiguous { text: String, candidates: String },
+    /// `text` as it was given (a move's text, or what a caller typed).
+    #[error("illegal move {text:?} in {}", to_fen(position))]
+    Illegal { text: String, position: Position },
+    #[error("move {text:?} is ambiguous: it names {}", texts(candidates))]
+    Ambiguous { text: String, candidates: Vec<Move> },
     #[error("the game is over ({0})")]
-    GameOver(String),
+    GameOver(GameResult),
+}
+
+fn texts(moves: &[Move]) -> String {
+    moves.iter().map(Move::text).collect::<Vec<_>>().join(", ")
 }

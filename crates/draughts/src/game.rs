@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::error::MoveError;
-use crate::fen::{parse_fen, to_fen};
+use crate::fen::parse_fen;
 use crate::movegen::MoveList;
 use crate::moves::Move;
 use crate::position::{Color, Position};
@@ -314,14 +314,14 @@ impl Game {
     pub fn play(&mut self, mv: &Move) -> Result<(), MoveError> {
         let result = self.result();
         if result.is_over() {
-            return Err(MoveError::GameOver(result.to_string()));
+            return Err(MoveError::GameOver(result));
         }
         let pos = *self.position();
         let legal = pos.legal_moves();
         let Some(found) = legal.iter().find(|m| *m == mv) else {
             return Err(MoveError::Illegal {
                 text: mv.text(),
-                fen: to_fen(&pos),
+                position: pos,
             });
         };
         self.push(*found);
@@ -332,7 +332,7 @@ impl Game {
     pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
         let result = self.result();
         if result.is_over() {
-            return Err(MoveError::GameOver(result.to_string()));
+            return Err(MoveError::GameOver(result));
         }
         let mv = self.position().parse_move(text)?;
         self.push(mv);

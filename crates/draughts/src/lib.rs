@@ -4,8 +4,8 @@
 //! - [`Position`]: bitboards over the 32 dark squares, side to move, Zobrist hash, copy-make;
 //! - [`Position::legal_moves`]: complete move generation per RULES.md;
 //! - [`Game`]: history and result, every draw rule counted in plies;
-//! - text: [`Move`] text, [`fen`], [`pdn`];
-//! - [`perft`] and [`playout`] for testing and speed.
+//! - text: [`Move`] text, FEN ([`parse_fen`], [`to_fen`]), PDN ([`parse_pdn`], [`write_pdn`]);
+//! - [`perft`] and [`random_playout`] for testing and speed.
 //!
 //! A game: the legal moves, a move played from its text, and the rules' verdict.
 //!
@@ -33,23 +33,34 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod error;
-pub mod fen;
-pub mod game;
-pub mod movegen;
-pub mod moves;
-pub mod notation;
-pub mod pdn;
-pub mod perft;
-pub mod playout;
-pub mod position;
-pub mod square;
+mod error;
+mod fen;
+mod game;
+mod movegen;
+mod moves;
+mod notation;
+mod pdn;
+mod perft;
+mod playout;
+mod position;
+mod square;
 mod zobrist;
 
 pub use error::{MoveError, ParseError, PositionError};
 pub use fen::{parse_fen, to_fen, to_fen_algebraic, START_FEN};
-pub use game::{DrawReason, Game, GameResult, WinReason};
+pub use game::{
+    Counters, DrawReason, Game, GameResult, WinReason, KINGS_ENDING_4_5_PLIES,
+    KINGS_ENDING_6_7_PLIES, KING_MOVES_DRAW_PLIES, LONE_KING_STRONG_MOVES, MAIN_DIAGONAL,
+    TWO_VS_ONE_PLIES,
+};
 pub use movegen::MoveList;
-pub use moves::Move;
-pub use position::{Color, Material, Piece, PieceKind, Position};
-pub use square::Square;
+pub use moves::{Move, MAX_PATH};
+pub use notation::parse_squares;
+pub use pdn::{parse_pdn, write_pdn, write_pdn_with_comments, PdnGame, ReplayError, GAME_TYPE};
+pub use perft::{divide, perft};
+pub use playout::{random_playout, Playout, Rng};
+pub use position::{
+    bitboard_to_numbered, mirror_board, numbered_to_bitboard, Color, Material, Piece, PieceKind,
+    Position, RANK_1, RANK_8,
+};
+pub use square::{Square, Squares, VALID};

@@ -3,7 +3,6 @@
 //! exactly one legal move.
 
 use crate::error::{MoveError, ParseError};
-use crate::fen::to_fen;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -52,11 +51,11 @@ impl Position {
             [one] => Ok(**one),
             [] => Err(MoveError::Illegal {
                 text: text.trim().to_string(),
-                fen: to_fen(self),
+                position: *self,
             }),
             many => Err(MoveError::Ambiguous {
                 text: text.trim().to_string(),
-                candidates: many.iter().map(|m| m.text()).collect::<Vec<_>>().join(", "),
+                candidates: many.iter().map(|m| **m).collect(),
             }),
         }
     }

@@ -271,19 +271,19 @@ impl Position {
     /// side, no uncrowned man on its crowning rank.
     pub fn validate(&self) -> Result<(), PositionError> {
         if let Some(sq) = Squares(self.white & self.black).next() {
-            return Err(PositionError::Overlap(sq.to_string()));
+            return Err(PositionError::Overlap(sq));
         }
         for color in [Color::White, Color::Black] {
             let n = self.pieces(color).count_ones();
             if n > 12 {
-                return Err(PositionError::TooManyPieces(color.name(), n));
+                return Err(PositionError::TooManyPieces(color, n));
             }
         }
         if let Some(sq) = Squares(self.men(Color::White) & RANK_8).next() {
-            return Err(PositionError::WhiteManOnLastRank(sq.to_string()));
+            return Err(PositionError::WhiteManOnLastRank(sq));
         }
         if let Some(sq) = Squares(self.men(Color::Black) & RANK_1).next() {
-            return Err(PositionError::BlackManOnFirstRank(sq.to_string()));
+            return Err(PositionError::BlackManOnFirstRank(sq));
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! Perft from the start position against the figures of RULES.md.
 
-use draughts::perft::{divide, perft};
 use draughts::Position;
+use draughts::{divide, perft};
 
 const EXPECTED: [u64; 12] = [
     1, 7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586, 22444032, 110917189,

@@ -1,10 +1,10 @@
 //! Property tests over positions reached by random play: text round trips, copy-make and its
 //! hash, undo, and colour symmetry.
 
-use draughts::game::Counters;
-use draughts::pdn::{parse_pdn, write_pdn};
-use draughts::playout::Rng;
-use draughts::{fen, parse_fen, Game, Move, Position};
+use draughts::Counters;
+use draughts::Rng;
+use draughts::{parse_fen, to_fen, to_fen_algebraic, Game, Move, Position};
+use draughts::{parse_pdn, write_pdn};
 use proptest::prelude::*;
 
 /// A game of `plies` random legal moves from the start (stopping early if it ends).
@@ -74,8 +74,8 @@ proptest! {
     fn fen_round_trips(seed: u64, plies in 0usize..120) {
         let g = random_game(seed, plies);
         let p = *g.position();
-        prop_assert_eq!(parse_fen(&fen::to_fen(&p)).expect("numeric"), p);
-        prop_assert_eq!(parse_fen(&fen::to_fen_algebraic(&p)).expect("algebraic"), p);
+        prop_assert_eq!(parse_fen(&to_fen(&p)).expect("numeric"), p);
+        prop_assert_eq!(parse_fen(&to_fen_algebraic(&p)).expect("algebraic"), p);
     }
 
     #[test]
@@ -171,7 +171,7 @@ proptest! {
     fn playouts_end_by_the_rules(seed: u64) {
         let start = Position::start();
         let mut rng = Rng::new(seed);
-        let out = draughts::playout::random_playout(&start, Counters::new(&start), &mut rng, 1000);
+        let out = draughts::random_playout(&start, Counters::new(&start), &mut rng, 1000);
         prop_assert!(out.result.is_over());
         prop_assert!(out.plies < 1000, "a random game ends by the rules well before 1000 plies");
     }
@@ -180,9 +180,7 @@ proptest! {
 #[test]
 fn playout_is_deterministic_for_a_seed() {
     let start = Position::start();
-    let a =
-        draughts::playout::random_playout(&start, Counters::new(&start), &mut Rng::new(42), 1000);
-    let b =
-        draughts::playout::random_playout(&start, Counters::new(&start), &mut Rng::new(42), 1000);
+    let a = draughts::random_playout(&start, Counters::new(&start), &mut Rng::new(42), 1000);
+    let b = draughts::random_playout(&start, Counters::new(&start), &mut Rng::new(42), 1000);
     assert_eq!(a, b);
 }

@@ -1,7 +1,7 @@
 //! Hand-built positions, one or more for each rule of RULES.md.
 
-use draughts::game::{Counters, DrawReason, GameResult, WinReason};
 use draughts::{parse_fen, Color, Game, Move, Position};
+use draughts::{Counters, DrawReason, GameResult, WinReason};
 
 fn moves(fen: &str) -> Vec<String> {
     let pos = parse_fen(fen).expect("test FEN");
@@ -302,7 +302,7 @@ fn occupancy_mask_uses_square_numbers() {
     let p = Position::start();
     assert_eq!(p.occupancy_mask(), 0xFFF0_0FFF);
     assert_eq!(
-        draughts::position::numbered_to_bitboard(p.occupancy_mask()),
+        draughts::numbered_to_bitboard(p.occupancy_mask()),
         p.occupied()
     );
 }

@@ -10,7 +10,7 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
-use draughts::position::{bitboard_to_numbered, numbered_to_bitboard};
+use draughts::{bitboard_to_numbered, numbered_to_bitboard};
 use draughts::{Color, Game, Position};
 pub use search::selfplay::SelfPlayConfig;
 use search::selfplay::{self, Recorder};

@@ -17,7 +17,7 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use search::openings::openings_by_value;
-use search::spec::PlannerSpec;
+use search::PlannerSpec;
 
 #[derive(Parser)]
 struct Args {

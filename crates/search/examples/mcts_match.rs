@@ -96,7 +96,7 @@ fn main() {
                         draughts::Color::White => [("White", "alphabeta"), ("Black", "mcts")],
                         draughts::Color::Black => [("White", "mcts"), ("Black", "alphabeta")],
                     };
-                    let text = draughts::pdn::write_pdn(game, &names);
+                    let text = draughts::write_pdn(game, &names);
                     let file = dir.join(format!("game-{n:03}.pdn"));
                     if let Err(e) =
                         std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&file, text))

@@ -3,10 +3,10 @@
 //! `cargo run --release -p search --example review_game -- GAME.pdn alphabeta:depth=14`
 
 use anyhow::{anyhow, Context};
-use draughts::pdn::parse_pdn;
+use draughts::parse_pdn;
 use draughts::{Color, Game};
-use search::spec::PlannerSpec;
 use search::Control;
+use search::PlannerSpec;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
@@ -41,7 +41,7 @@ fn main() -> anyhow::Result<()> {
             ply + 1,
             mv.to_string(),
             white,
-            draughts::fen::to_fen(game.position())
+            draughts::to_fen(game.position())
         );
         game.play(mv)?;
     }

@@ -15,7 +15,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use draughts::playout::Rng;
+use draughts::Rng;
 use search::alphabeta::eval::{Weights, FEATURE_NAMES, WEIGHTS};
 use search::alphabeta::AlphaBeta;
 use search::arena::DEFAULT_MAX_PLIES;

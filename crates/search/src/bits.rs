@@ -1,7 +1,7 @@
 //! Masks of the engine's bit layout for the evaluations: a square at file `f`, rank `r` (0-based)
 //! is bit `(f + 9 r) / 2`, a diagonal step is a shift by 4 or 5 (see `draughts::square`).
 
-use draughts::square::VALID;
+use draughts::VALID;
 
 pub const fn square(file: u8, rank: u8) -> u64 {
     1u64 << ((file as u32 + 9 * rank as u32) / 2)

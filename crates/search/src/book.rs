@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use draughts::playout::Rng;
+use draughts::Rng;
 use draughts::{parse_fen, to_fen, Game, Move, Position};
 
 use crate::coach::score_moves;

@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use draughts::playout::Rng;
+use draughts::Rng;
 use draughts::{Color, Game, Move, Position};
 
 use crate::planner::{moves_to_plan, Control, Decision, Limits, PlanError, Planner, SearchStats};

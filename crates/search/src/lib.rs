@@ -54,7 +54,7 @@ pub mod openings;
 mod planner;
 pub mod random;
 pub mod selfplay;
-pub mod spec;
+mod spec;
 pub mod tune;
 pub mod zero;
 
@@ -62,4 +62,4 @@ pub use planner::{
     value_to_win_probability, win_probability_to_value, Control, Decision, Limits, PlanError,
     Planner, Progress, ProgressFn, SearchStats, VALUE_SCALE_K, WIN_SCORE,
 };
-pub use spec::{Algorithm, PlannerSpec, SpecError};
+pub use spec::{parse_duration, Algorithm, PlannerSpec, SpecError};

@@ -8,8 +8,8 @@
 
 use std::time::Instant;
 
-use draughts::game::Counters;
-use draughts::playout::Rng;
+use draughts::Counters;
+use draughts::Rng;
 use draughts::{Color, Game, Move, MoveList, Position};
 
 use crate::bits;

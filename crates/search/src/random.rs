@@ -2,8 +2,8 @@
 
 use std::time::Instant;
 
-use draughts::playout::Rng;
 use draughts::Game;
+use draughts::Rng;
 
 use crate::planner::{moves_to_plan, Control, Decision, Limits, PlanError, Planner, SearchStats};
 

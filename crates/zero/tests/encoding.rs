@@ -6,7 +6,7 @@ use zero::encode::{action_for, decode_position, encode, move_priors, ACTIONS, IN
 use zero::{Model, Shape};
 
 fn random_games(n: usize) -> Vec<Game> {
-    let mut rng = draughts::playout::Rng::new(11);
+    let mut rng = draughts::Rng::new(11);
     let mut out = Vec::new();
     for _ in 0..n {
         let mut g = Game::new();

@@ -20,7 +20,7 @@ fn shipped_generations_load_match_their_fingerprints_and_play_legal_moves() {
         println!("no generations shipped under {}", dir.display());
         return;
     };
-    let mut rng = draughts::playout::Rng::new(5);
+    let mut rng = draughts::Rng::new(5);
     for g in 0..=last {
         let model = zero::load_generation(&dir, g).expect("a shipped generation loads");
         let card = read_card(&dir, g).expect("a shipped generation has its card");
@@ -69,7 +69,7 @@ fn the_last_generation_folded_gives_its_trained_layers_outputs() {
         return;
     };
     let model = zero::load_generation(&dir, last).expect("a shipped generation loads");
-    let mut rng = draughts::playout::Rng::new(9);
+    let mut rng = draughts::Rng::new(9);
     let len = zero::encode::INPUT_LEN;
     let n = 24;
     let mut inputs = vec![0.0; n * len];

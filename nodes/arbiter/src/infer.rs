@@ -3,7 +3,7 @@
 //! legal moves can leave the same occupancy with different positions (a man that passed the
 //! last row during a capture or not): then the human must say which.
 
-use draughts::position::bitboard_to_numbered;
+use draughts::bitboard_to_numbered;
 use draughts::{Move, Position};
 
 #[derive(Debug, Clone, PartialEq)]

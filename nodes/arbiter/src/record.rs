@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use draughts::pdn::write_pdn_with_comments;
+use draughts::write_pdn_with_comments;
 use draughts::{Color, Game, Move};
 use serde::{Deserialize, Serialize};
 

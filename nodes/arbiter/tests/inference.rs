@@ -1,7 +1,7 @@
 //! The human's move from occupancy alone, on hundreds of positions from random games.
 
 use arbiter::infer::{infer, squares_of, Inference};
-use draughts::playout::Rng;
+use draughts::Rng;
 use draughts::{Game, Position};
 
 /// Positions met in random games (every ply of 40 games).

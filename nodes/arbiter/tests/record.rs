@@ -1,7 +1,7 @@
 //! Persistence: resume after a kill, corrupt files set aside, finished games archived as PDN.
 
 use arbiter::record::{GameRecord, Resume, StateDir};
-use draughts::pdn::parse_pdn;
+use draughts::parse_pdn;
 use draughts::{Color, Game};
 
 fn play(record: &mut GameRecord, game: &mut Game, text: &str) {

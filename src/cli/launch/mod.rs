@@ -1,27 +1,18 @@
 //! `checkers-robot launch FILE [name:=value ...]`: runs the project's ROS 2 XML launch files
-//! on a machine without ROS 2. It reads the subset of launch XML they use (docs/launch.md),
-//! gives each node of this package the command line `ros2 launch` would, skips nodes of other
-//! packages (robot_state_publisher, rviz2) with a note, and supervises the processes.
+//! on a machine without ROS 2. The library's [launch interpreter](checkers_robot::launch) reads
+//! them; this starts each node of this package, skips nodes of other packages
+//! (robot_state_publisher, rviz2) with a note, and supervises the processes.
 
-mod load;
-#[cfg(test)]
-mod load_tests;
 mod run;
-mod schema;
-mod spec;
-mod subst;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
+use checkers_robot::launch::{find_share, shell_quote, Entry, Loader, PACKAGE};
 
-use self::spec::{shell_quote, Entry};
 use super::bad_input;
-
-/// The package whose share directory and executables this runner knows.
-pub const PACKAGE: &str = "checkers_robot";
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -41,7 +32,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let (file, launch_args) = resolve_file(&args.file, &args.args)?;
     let share = find_share(file.parent().unwrap_or(Path::new(".")));
     tracing::debug!(file = %file.display(), share = %share.display(), "launch");
-    let entries = load::Loader::new(&share, &launch_args, std::env::vars().collect())
+    let entries = Loader::new(&share, &launch_args, std::env::vars().collect())
         .and_then(|l| l.load(&file))
         .map_err(bad_input)?;
     // The node executables are built beside this one (target/<profile>/ or an install's bin/).
@@ -109,17 +100,4 @@ fn resolve_file(file: &str, args: &[String]) -> anyhow::Result<(PathBuf, Vec<Str
         }
     }
     Ok((PathBuf::from(file), args.to_vec()))
-}
-
-/// `$(find-pkg-share checkers_robot)`: the nearest directory at or above `start` whose
-/// package.xml names the package (the repository root), else the source tree this binary was
-/// built from.
-pub(crate) fn find_share(start: &Path) -> PathBuf {
-    let start = std::path::absolute(start).unwrap_or_else(|_| start.to_path_buf());
-    let needle = format!("<name>{PACKAGE}</name>");
-    start
-        .ancestors()
-        .find(|d| std::fs::read_to_string(d.join("package.xml")).is_ok_and(|t| t.contains(&needle)))
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")))
 }

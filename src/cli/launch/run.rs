@@ -16,7 +16,7 @@ use tokio::process::Command;
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc;
 
-use super::spec::NodeSpec;
+use checkers_robot::launch::NodeSpec;
 
 /// How long killed nodes get to be reaped and their last output to be printed.
 const DRAIN: Duration = Duration::from_secs(2);

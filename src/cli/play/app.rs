@@ -360,5 +360,4 @@ pub fn event_kind_name(kind: u8) -> &'static str {
 }
 
 #[cfg(test)]
-#[path = "app_tests.rs"]
 mod tests;

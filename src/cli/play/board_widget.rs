@@ -121,5 +121,4 @@ impl Widget for BoardWidget<'_> {
 }
 
 #[cfg(test)]
-#[path = "board_widget_tests.rs"]
 mod tests;

@@ -70,5 +70,4 @@ impl Widget for FaceWidget<'_> {
 }
 
 #[cfg(test)]
-#[path = "face_widget_tests.rs"]
 mod tests;

@@ -4,7 +4,7 @@
 
 use checkers_msgs::msg::{GameState, Move};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use draughts::notation::parse_squares;
+use draughts::parse_squares;
 
 use super::app::{App, ColourChoice, Mode, Notice};
 
@@ -277,5 +277,4 @@ fn new_game_key(app: &mut App, key: KeyEvent, colour: usize, level: usize) -> Op
 }
 
 #[cfg(test)]
-#[path = "input_tests.rs"]
 mod tests;

@@ -1,6 +1,6 @@
 //! `checkers-robot play`: the simulated robot and a terminal UI to play it. It launches
-//! `launch/sim.launch.xml` (through [`graph::sim`](crate::cli::graph::sim), on a private ROS
-//! domain and run directory), joins the graph with the [graph client](crate::cli::graph::client)
+//! `launch/sim.launch.xml` (through [`graph::sim`](checkers_robot::graph::sim), on a private ROS
+//! domain and run directory), joins the graph with the [graph client](checkers_robot::graph::client)
 //! and shows the board as the arbiter sees it, the robot's eyes, what it says, the events and
 //! the planner's evaluation; the player's moves are performed by the simulated human.
 //!
@@ -27,8 +27,8 @@ use std::sync::Arc;
 use anyhow::Context;
 
 use super::bad_input;
-use super::graph::client::GraphClient;
-use super::graph::sim::{private_domain, SimGraph, SimOptions};
+use checkers_robot::graph::client::GraphClient;
+use checkers_robot::graph::sim::{private_domain, SimGraph, SimOptions};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

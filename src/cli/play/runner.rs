@@ -16,8 +16,8 @@ use tokio::sync::{broadcast, mpsc};
 use super::app::{App, Notice};
 use super::input::{self, Action};
 use super::ui;
-use crate::cli::graph::client::GraphClient;
-use crate::cli::graph::sim::{archived_games, SimGraph};
+use checkers_robot::graph::client::GraphClient;
+use checkers_robot::graph::sim::{archived_games, SimGraph};
 
 /// How often the latest game state and the launcher's health are looked at (and the screen
 /// redrawn for them): quick enough to follow the planner's progress.
@@ -57,38 +57,41 @@ fn read_keys(stop: Arc<AtomicBool>) -> mpsc::UnboundedReceiver<Input> {
 
 /// Carries out an action on the graph and says how it went.
 async fn perform(client: &GraphClient, action: Action) -> Notice {
-    let done = match action {
-        Action::PlayMove(text) => client
-            .human_move(&text, HumanMove_Request::ERROR_NONE, true)
-            .await
-            .map(|r| format!("you played {} and pressed confirm", r.performed_text)),
-        Action::Resolve { index, text } => client.resolve(index, &text).await,
-        Action::NewGame { robot_color, level } => {
-            client.new_game(robot_color, &level, "").await.map(|m| {
+    let done: anyhow::Result<String> = async {
+        Ok(match action {
+            Action::PlayMove(text) => client
+                .human_move(&text, HumanMove_Request::ERROR_NONE, true)
+                .await
+                .map(|r| format!("you played {} and pressed confirm", r.performed_text))?,
+            Action::Resolve { index, text } => client.resolve(index, &text).await?,
+            Action::NewGame { robot_color, level } => {
+                client.new_game(robot_color, &level, "").await.map(|m| {
+                    if m.is_empty() {
+                        "new game started".into()
+                    } else {
+                        m
+                    }
+                })?
+            }
+            Action::Resign { side } => client.resign(side).await.map(|m| {
                 if m.is_empty() {
-                    "new game started".into()
+                    "you resigned".into()
                 } else {
                     m
                 }
-            })
-        }
-        Action::Resign { side } => client.resign(side).await.map(|m| {
-            if m.is_empty() {
-                "you resigned".into()
-            } else {
-                m
-            }
-        }),
-        Action::Hint => client.hint(0.0).await.map(|r| {
-            format!(
-                "{} (your chances after it: {:.0}%)",
-                r.message,
-                100.0 * r.win_probability
-            )
-        }),
-        Action::TakeBack => take_back(client).await,
-        Action::Quit => Ok(String::new()),
-    };
+            })?,
+            Action::Hint => client.hint(0.0).await.map(|r| {
+                format!(
+                    "{} (your chances after it: {:.0}%)",
+                    r.message,
+                    100.0 * r.win_probability
+                )
+            })?,
+            Action::TakeBack => take_back(client).await?,
+            Action::Quit => String::new(),
+        })
+    }
+    .await;
     match done {
         Ok(m) => Notice::Info(m),
         Err(e) => Notice::Error(format!("{e:#}")),

@@ -39,7 +39,7 @@ pub fn require_terminal() -> anyhow::Result<()> {
 /// launcher finds `$(find-pkg-share checkers_robot)`.
 pub fn find_share() -> PathBuf {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    crate::cli::launch::find_share(&cwd)
+    checkers_robot::launch::find_share(&cwd)
 }
 
 /// The difficulty levels of `config/difficulty/*.yaml`, easiest first by their `rank:`

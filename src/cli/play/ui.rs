@@ -301,5 +301,4 @@ fn draw_popup(frame: &mut Frame, title: &str, lines: Vec<Line>) {
 }
 
 #[cfg(test)]
-#[path = "ui_tests.rs"]
 mod tests;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::super::graph::sim::latest_pids;
+use checkers_robot::graph::sim::latest_pids;
 use std::path::Path;
 use std::time::Duration;
 

@@ -24,9 +24,11 @@ use nix::unistd::Pid;
 use sim::rng::Rng;
 
 use super::best::resolve_spec;
-use super::graph::client::{describe_state, GraphClient};
-use super::graph::sim::{archived_games, latest_pids, private_domain, SimGraph, SimOptions};
 use super::watch::{human_move_text, line};
+use checkers_robot::graph::client::{describe_state, GraphClient};
+use checkers_robot::graph::sim::{
+    archived_games, latest_pids, private_domain, SimGraph, SimOptions,
+};
 use faults::{Fault, Turn};
 use health::Health;
 
@@ -113,7 +115,7 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
     let log = run_dir.join("launch.log");
     let options = SimOptions {
         exe: std::env::current_exe().context("finding this executable")?,
-        share: super::launch::find_share(
+        share: checkers_robot::launch::find_share(
             &std::env::current_dir().context("reading the working directory")?,
         ),
         domain: private_domain(150..170, 0),
@@ -382,8 +384,8 @@ impl Soak<'_> {
         let path = path.with_context(|| format!("game {n} was not archived"))?;
         let text = std::fs::read_to_string(&path)
             .with_context(|| format!("reading {}", path.display()))?;
-        let games = draughts::pdn::parse_pdn(&text)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let games =
+            draughts::parse_pdn(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         let game = games
             .first()
             .with_context(|| format!("{}: no game", path.display()))?;

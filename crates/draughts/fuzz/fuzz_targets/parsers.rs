@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(pos.parse_move(&m.text()).ok(), Some(*m));
         }
     }
-    if let Ok(games) = draughts::pdn::parse_pdn(text) {
+    if let Ok(games) = draughts::parse_pdn(text) {
         for g in games.iter().take(4) {
             let _ = g.replay();
         }

@@ -349,7 +349,11 @@ fn make_rcl_see(env: &RosEnv, enclave: Option<&str>) -> Result<(), RosError> {
     }
     if let Some(sec) = &env.security {
         let wanted = sec.enclave_override.as_deref().or(enclave).unwrap_or("/");
-        if std::env::var("ROS_SECURITY_ENCLAVE_OVERRIDE").ok().as_deref() != Some(wanted) {
+        if std::env::var("ROS_SECURITY_ENCLAVE_OVERRIDE")
+            .ok()
+            .as_deref()
+            != Some(wanted)
+        {
             std::env::set_var("ROS_SECURITY_ENCLAVE_OVERRIDE", wanted);
         }
     }

@@ -98,7 +98,7 @@ pub fn features(pos: &Position) -> [i32; N_FEATURES] {
         t * (24 - pieces).max(0) / 8,
         c(wm & NEAR_CROWN_WHITE) - c(bm & NEAR_CROWN_BLACK),
         mobility(pos, Color::White) - mobility(pos, Color::Black),
-        c(wk & draughts::game::MAIN_DIAGONAL) - c(bk & draughts::game::MAIN_DIAGONAL),
+        c(wk & draughts::MAIN_DIAGONAL) - c(bk & draughts::MAIN_DIAGONAL),
         c(wm & EDGES) - c(bm & EDGES),
     ]
 }

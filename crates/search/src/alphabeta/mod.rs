@@ -362,7 +362,7 @@ struct Job<'a> {
     pos: &'a Position,
     /// Played if not even the first iteration finishes.
     fallback: Move,
-    counters: draughts::game::Counters,
+    counters: draughts::Counters,
     max_depth: i32,
     deadline: Option<Instant>,
     node_limit: Option<u64>,

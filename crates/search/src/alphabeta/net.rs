@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 use std::sync::{Arc, OnceLock};
 
-use draughts::square::VALID;
+use draughts::VALID;
 use draughts::{Color, Position};
 
 mod accumulator;
@@ -76,7 +76,7 @@ pub fn active_inputs(pos: &Position) -> (usize, [u16; MAX_ACTIVE]) {
     let (own, theirs) = (me, me.opponent());
     let turn = |bb: u64| match me {
         Color::White => bb,
-        Color::Black => draughts::position::mirror_board(bb),
+        Color::Black => draughts::mirror_board(bb),
     };
     let planes = [
         turn(pos.men(own)),

@@ -22,9 +22,9 @@
 
 use std::sync::{Arc, OnceLock};
 
-use draughts::position::mirror_board;
-use draughts::square::{Square, Squares};
+use draughts::mirror_board;
 use draughts::{Color, Position};
+use draughts::{Square, Squares};
 
 use super::eval::{features, N_FEATURES, WEIGHTS};
 use crate::planner::{VALUE_SCALE_K, WIN_SCORE};
@@ -410,7 +410,7 @@ mod tests {
                 seen |= 1 << b;
             }
         }
-        assert_eq!(seen, draughts::square::VALID);
+        assert_eq!(seen, draughts::VALID);
     }
 
     #[test]
@@ -418,8 +418,8 @@ mod tests {
         let mut rng = rand::rngs::StdRng::seed_from_u64(3);
         for _ in 0..2000 {
             let x: u64 = rng.random();
-            let own = x & draughts::square::VALID;
-            let theirs = x.rotate_left(23) & draughts::square::VALID & !own;
+            let own = x & draughts::VALID;
+            let theirs = x.rotate_left(23) & draughts::VALID & !own;
             for (w, bits) in WINDOW_BITS.iter().enumerate() {
                 let slow: usize = bits
                     .iter()

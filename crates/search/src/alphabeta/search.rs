@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use draughts::game::Counters;
+use draughts::Counters;
 use draughts::{Move, MoveList, Position};
 
 use super::eval::Evaluator;

@@ -11,8 +11,8 @@
 
 use std::thread;
 
-use draughts::game::Counters;
-use draughts::position::RANK_1;
+use draughts::Counters;
+use draughts::RANK_1;
 use draughts::{Color, MoveList, Position};
 
 use super::index::{groups_of, slot, Sig};

@@ -4,9 +4,9 @@
 //! where two groups share a square waste a slot; that costs a third more memory than a perfect
 //! index but keeps ranking a handful of table lookups.
 
-use draughts::position::{RANK_1, RANK_8};
-use draughts::square::VALID;
+use draughts::VALID;
 use draughts::{Color, Position};
+use draughts::{RANK_1, RANK_8};
 
 /// Counts of white men, white kings, black men and black kings, with White to move.
 pub(super) type Sig = [u8; 4];

@@ -15,7 +15,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use draughts::game::Counters;
+use draughts::Counters;
 use draughts::{Color, MoveList, Position};
 
 mod build;

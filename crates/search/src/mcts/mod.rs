@@ -14,7 +14,7 @@ pub(crate) use tree::MAX_PLAYOUT_PLIES;
 
 use std::time::{Duration, Instant};
 
-use draughts::playout::Rng;
+use draughts::Rng;
 use draughts::{Game, Move, Position};
 
 use crate::planner::{
@@ -42,7 +42,7 @@ impl Mcts {
     pub fn new(seed: u64, threads: usize) -> Mcts {
         let threads = threads.max(1);
         let start = Position::start();
-        let counters = draughts::game::Counters::new(&start);
+        let counters = draughts::Counters::new(&start);
         let trees = (0..threads)
             .map(|t| {
                 let s = seed ^ (t as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);

@@ -1,8 +1,8 @@
 //! One UCT search tree: selection by UCB1, one expansion per visit of a visited leaf, a random
 //! playout by the engine, rewards backed up for the side that made each move.
 
-use draughts::game::Counters;
-use draughts::playout::{random_playout, Rng};
+use draughts::Counters;
+use draughts::{random_playout, Rng};
 use draughts::{Color, GameResult, Move, MoveList, Position};
 
 /// Playouts longer than this are called a draw (random games average under 50 plies).

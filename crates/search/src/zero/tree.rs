@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use draughts::playout::{random_playout, Rng};
+use draughts::{random_playout, Rng};
 use draughts::{Color, Game, GameResult, Move};
 use zero::encode::{encode_into, move_priors};
 

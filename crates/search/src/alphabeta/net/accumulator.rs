@@ -4,7 +4,7 @@
 //! points of view are kept, because the side to move, whose view the network reads, changes
 //! every ply. The sums are exact integers, so an updated accumulator equals a fresh one.
 
-use draughts::position::mirror_board;
+use draughts::mirror_board;
 use draughts::{Color, Position};
 use multiversion::multiversion;
 

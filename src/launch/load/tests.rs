@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::load::{fixture, LaunchError, Loader};
-use super::spec::{Entry, NodeSpec};
+use super::{fixture, LaunchError, Loader};
+use crate::launch::spec::{Entry, NodeSpec};
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -21,13 +21,9 @@
 //!   [`GraphClient::hint`] (`/game/hint`), [`GraphClient::take_back`] (`/game/takeback`),
 //!   [`GraphClient::set_fault`] (`/sim/set_fault`, confirmed on `/sim/faults`): each with a
 //!   timeout; a service that answers `success = false` is an error carrying its message.
-//!
-//! This file depends only on `ros`, `checkers_msgs`, `tokio`, `futures` and `anyhow` (no
-//! `crate::` paths), so the tests include it with `#[path]`.
 
 use std::time::Duration;
 
-use anyhow::{anyhow, bail, Context};
 use checkers_msgs::msg::{Evaluation, FaceExpression, GameEvent, GameState};
 use checkers_msgs::srv::{
     Hint, Hint_Request, Hint_Response, HumanMove, HumanMove_Request, HumanMove_Response, NewGame,
@@ -40,6 +36,8 @@ use ros::env::{DiscoveryRange, RosEnv};
 use ros::security::SecurityEnv;
 use ros::{Node, Publisher, Qos, RosArgs, ServiceClient, Subscription};
 use tokio::sync::{broadcast, watch};
+
+use super::{GraphError, Result};
 
 /// How long a service call may take, the server's discovery included. Discovery on a busy
 /// machine can take seconds; the simulated human's move takes its pauses.
@@ -58,7 +56,7 @@ pub fn client_node(
     enclave: &str,
     secured_name: &str,
     name: &str,
-) -> anyhow::Result<Node> {
+) -> Result<Node> {
     let name = match &security {
         Some(_) => secured_name.to_string(),
         None => format!("{name}_{}", std::process::id()),
@@ -68,9 +66,9 @@ pub fn client_node(
         discovery: DiscoveryRange::Localhost,
         security,
     };
-    let args =
-        RosArgs::parse([name.as_str(), "--ros-args", "--enclave", enclave]).context("arguments")?;
-    Node::new(&name, args, env).context("joining the ROS domain")
+    let args = RosArgs::parse([name.as_str(), "--ros-args", "--enclave", enclave])
+        .map_err(GraphError::Args)?;
+    Node::new(&name, args, env).map_err(GraphError::Join)
 }
 
 /// How many messages of a stream a slow reader may fall behind before it loses the oldest.
@@ -104,7 +102,7 @@ impl GraphClient {
     /// Joins ROS domain `domain` (localhost discovery), with DDS Security when the process's
     /// environment asks for it (`ROS_SECURITY_*`), in the play interface's enclave. Must run
     /// inside a tokio runtime: the subscriptions are read by spawned tasks.
-    pub fn connect(domain: u16) -> anyhow::Result<GraphClient> {
+    pub fn connect(domain: u16) -> Result<GraphClient> {
         let security = SecurityEnv::from_lookup(|k| std::env::var(k).ok());
         GraphClient::connect_with(domain, security, PLAY_ENCLAVE)
     }
@@ -115,7 +113,7 @@ impl GraphClient {
         domain: u16,
         security: Option<SecurityEnv>,
         enclave: &str,
-    ) -> anyhow::Result<GraphClient> {
+    ) -> Result<GraphClient> {
         let mut node = client_node(domain, security, enclave, "play", "graph_client")?;
         let (state_tx, state) = watch::channel(None);
         forward(
@@ -205,7 +203,7 @@ impl GraphClient {
     /// the board (`/board/scan` succeeds). Needed after a launch: the arbiter waits for the
     /// human before the board sensor has reached its controller, and a confirm pressed before
     /// that first connection is not seen (the sensor cannot tell it from an old count).
-    pub async fn wait_ready(&self, timeout: Duration) -> anyhow::Result<GameState> {
+    pub async fn wait_ready(&self, timeout: Duration) -> Result<GameState> {
         let deadline = tokio::time::Instant::now() + timeout;
         let state = self.wait_state(timeout, |_| true).await?;
         loop {
@@ -219,13 +217,17 @@ impl GraphClient {
             {
                 Ok(r) if r.success => return Ok(self.state().unwrap_or(state)),
                 Ok(r) => tracing::debug!("the board sensor is not ready: {}", r.message),
-                Err(e) if tokio::time::Instant::now() >= deadline => {
-                    bail!("the board sensor did not answer within {timeout:?}: {e}")
+                Err(source) if tokio::time::Instant::now() >= deadline => {
+                    return Err(GraphError::SensorSilent { timeout, source })
                 }
                 Err(e) => tracing::debug!("the board sensor did not answer yet: {e}"),
             }
             if tokio::time::Instant::now() >= deadline {
-                bail!("the board sensor did not read the board within {timeout:?}");
+                return Err(GraphError::Timeout {
+                    what: "the board sensor did not read the board".into(),
+                    timeout,
+                    last: None,
+                });
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
@@ -242,17 +244,21 @@ impl GraphClient {
         &self,
         timeout: Duration,
         mut pred: impl FnMut(&GameState) -> bool,
-    ) -> anyhow::Result<GameState> {
+    ) -> Result<GameState> {
         let mut rx = self.state.clone();
         let waited =
             tokio::time::timeout(timeout, rx.wait_for(|s| s.as_ref().is_some_and(&mut pred))).await;
         match waited {
-            Ok(Ok(s)) => s.clone().ok_or_else(|| anyhow!("no state")),
-            Ok(Err(_)) => bail!("/game/state subscription ended"),
-            Err(_) => {
-                let last = self.state().map_or("none".into(), |s| describe_state(&s));
-                bail!("no such /game/state within {timeout:?} (last: {last})")
-            }
+            // The predicate only holds for a state that is there.
+            Ok(Ok(s)) => s
+                .clone()
+                .ok_or(GraphError::Ended("/game/state subscription")),
+            Ok(Err(_)) => Err(GraphError::Ended("/game/state subscription")),
+            Err(_) => Err(GraphError::Timeout {
+                what: "no such /game/state".into(),
+                timeout,
+                last: Some(self.state().map_or("none".into(), |s| describe_state(&s))),
+            }),
         }
     }
 
@@ -284,7 +290,7 @@ impl GraphClient {
         text: &str,
         error: u8,
         confirm: bool,
-    ) -> anyhow::Result<HumanMove_Response> {
+    ) -> Result<HumanMove_Response> {
         let req = HumanMove_Request {
             move_text: text.to_string(),
             error,
@@ -294,89 +300,124 @@ impl GraphClient {
             .human
             .call(req, CALL)
             .await
-            .context("/sim/human_move")?;
+            .map_err(|source| GraphError::Call {
+                service: "/sim/human_move",
+                source,
+            })?;
         if !r.success {
-            bail!("the simulated human did not play {text:?}: {}", r.message);
+            return Err(GraphError::Refused {
+                what: format!("the simulated human did not play {text:?}"),
+                message: r.message,
+            });
         }
         Ok(r)
     }
 
     /// `/game/new`: `robot_color` is `NewGame_Request::SIDE_*`, `level` "" keeps the current
     /// one, `fen` "" is the standard start. Returns the arbiter's message.
-    pub async fn new_game(
-        &self,
-        robot_color: u8,
-        level: &str,
-        fen: &str,
-    ) -> anyhow::Result<String> {
+    pub async fn new_game(&self, robot_color: u8, level: &str, fen: &str) -> Result<String> {
         let req = NewGame_Request {
             robot_color,
             level: level.to_string(),
             fen: fen.to_string(),
         };
-        let r = self.new.call(req, CALL).await.context("/game/new")?;
+        let r = self
+            .new
+            .call(req, CALL)
+            .await
+            .map_err(|source| GraphError::Call {
+                service: "/game/new",
+                source,
+            })?;
         if !r.success {
-            bail!("/game/new refused: {}", r.message);
+            return Err(GraphError::Refused {
+                what: "/game/new refused".into(),
+                message: r.message,
+            });
         }
         Ok(r.message)
     }
 
     /// `/game/hint`: the planner's move for the human, searched for `time_budget_s` (0: the
     /// arbiter's own setting).
-    pub async fn hint(&self, time_budget_s: f32) -> anyhow::Result<Hint_Response> {
+    pub async fn hint(&self, time_budget_s: f32) -> Result<Hint_Response> {
         let r = self
             .hint
             .call(Hint_Request { time_budget_s }, CALL)
             .await
-            .context("/game/hint")?;
+            .map_err(|source| GraphError::Call {
+                service: "/game/hint",
+                source,
+            })?;
         if !r.success {
-            bail!("no hint: {}", r.message);
+            return Err(GraphError::Refused {
+                what: "no hint".into(),
+                message: r.message,
+            });
         }
         Ok(r)
     }
 
     /// `/board/scan`: the board's occupancy now (bit n-1 = square n).
-    pub async fn scan(&self) -> anyhow::Result<u32> {
+    pub async fn scan(&self) -> Result<u32> {
         let r = self
             .scan
             .call(ScanBoard_Request::default(), CALL)
             .await
-            .context("/board/scan")?;
+            .map_err(|source| GraphError::Call {
+                service: "/board/scan",
+                source,
+            })?;
         if !r.success {
-            bail!("/board/scan failed: {}", r.message);
+            return Err(GraphError::Refused {
+                what: "/board/scan failed".into(),
+                message: r.message,
+            });
         }
         Ok(r.occupancy.occupied)
     }
 
     /// `/game/takeback`: `plies` taken back (0: the last pair). The answer says what the human
     /// must put right.
-    pub async fn take_back(&self, plies: u8) -> anyhow::Result<String> {
+    pub async fn take_back(&self, plies: u8) -> Result<String> {
         let r = self
             .takeback
             .call(TakeBack_Request { plies }, CALL)
             .await
-            .context("/game/takeback")?;
+            .map_err(|source| GraphError::Call {
+                service: "/game/takeback",
+                source,
+            })?;
         if !r.success {
-            bail!("no take-back: {}", r.message);
+            return Err(GraphError::Refused {
+                what: "no take-back".into(),
+                message: r.message,
+            });
         }
         Ok(r.message)
     }
 
     /// `/game/resign` for `side` (`Resign_Request::SIDE_*`).
-    pub async fn resign(&self, side: u8) -> anyhow::Result<String> {
+    pub async fn resign(&self, side: u8) -> Result<String> {
         let r = self
             .resign
             .call(Resign_Request { side }, CALL)
             .await
-            .context("/game/resign")?;
+            .map_err(|source| GraphError::Call {
+                service: "/game/resign",
+                source,
+            })?;
         if !r.success {
-            bail!("/game/resign refused: {}", r.message);
+            return Err(GraphError::Refused {
+                what: "/game/resign refused".into(),
+                message: r.message,
+            });
         }
         Ok(r.message)
     }
 
     /// `/game/resolve`: picks the candidate named `move_text` (or, when it is "", number `index`).
-    pub async fn resolve(&self, index: u8, move_text: &str) -> anyhow::Result<String> {
+    pub async fn resolve(&self, index: u8, move_text: &str) -> Result<String> {
         let req = ResolveAmbiguity_Request {
             index,
             move_text: move_text.to_string(),
@@ -385,16 +426,22 @@ impl GraphClient {
             .resolve
             .call(req, CALL)
             .await
-            .context("/game/resolve")?;
+            .map_err(|source| GraphError::Call {
+                service: "/game/resolve",
+                source,
+            })?;
         if !r.success {
-            bail!("/game/resolve refused: {}", r.message);
+            return Err(GraphError::Refused {
+                what: "/game/resolve refused".into(),
+                message: r.message,
+            });
         }
         Ok(r.message)
     }
 
     /// Sets a sim fault (`"failed_picks:=1"`): publishes until `/sim/faults` shows the line,
     /// since a message published before the sim's subscription is matched is lost.
-    pub async fn set_fault(&self, line: &str, timeout: Duration) -> anyhow::Result<()> {
+    pub async fn set_fault(&self, line: &str, timeout: Duration) -> Result<()> {
         let want = line.replace(' ', "");
         let deadline = tokio::time::Instant::now() + timeout;
         let mut faults = self.faults.clone();
@@ -403,17 +450,21 @@ impl GraphClient {
                 return Ok(());
             }
             if tokio::time::Instant::now() >= deadline {
-                bail!(
-                    "the sim did not take fault {line:?} (in force: {:?})",
-                    *faults.borrow()
-                );
+                let in_force = faults.borrow().clone();
+                return Err(GraphError::FaultNotTaken {
+                    line: line.to_string(),
+                    in_force,
+                });
             }
             self.set_fault
                 .publish(StringMsg {
                     data: line.to_string(),
                 })
                 .await
-                .context("/sim/set_fault")?;
+                .map_err(|source| GraphError::Call {
+                    service: "/sim/set_fault",
+                    source,
+                })?;
             let _ = tokio::time::timeout(Duration::from_millis(300), faults.changed()).await;
         }
     }
@@ -424,14 +475,22 @@ pub async fn next_event(
     rx: &mut broadcast::Receiver<GameEvent>,
     timeout: Duration,
     mut pred: impl FnMut(&GameEvent) -> bool,
-) -> anyhow::Result<GameEvent> {
+) -> Result<GameEvent> {
     let deadline = tokio::time::Instant::now() + timeout;
     loop {
         match tokio::time::timeout_at(deadline, rx.recv()).await {
             Ok(Ok(e)) if pred(&e) => return Ok(e),
             Ok(Ok(_)) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => {}
-            Ok(Err(broadcast::error::RecvError::Closed)) => bail!("/game/events ended"),
-            Err(_) => bail!("no such /game/events within {timeout:?}"),
+            Ok(Err(broadcast::error::RecvError::Closed)) => {
+                return Err(GraphError::Ended("/game/events"))
+            }
+            Err(_) => {
+                return Err(GraphError::Timeout {
+                    what: "no such /game/events".into(),
+                    timeout,
+                    last: None,
+                })
+            }
         }
     }
 }

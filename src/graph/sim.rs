@@ -2,17 +2,16 @@
 //! same launcher a person runs, so the graph under test is the one people launch) on a private
 //! ROS domain, run directory and state directory. Dropping a [`SimGraph`] stops it the way
 //! Ctrl-C would: SIGINT to the launcher, which stops every node, then SIGKILL if it hangs.
-//!
-//! Like client.rs this file uses no `crate::` paths, so the tests include it with `#[path]`.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
+
+use super::{GraphError, Result};
 
 /// How long the launcher gets to stop its nodes (its own grace is 5 s, then it kills them).
 const STOP: Duration = Duration::from_secs(10);
@@ -46,24 +45,35 @@ pub struct SimGraph {
 }
 
 impl SimGraph {
-    pub fn launch(o: &SimOptions) -> anyhow::Result<SimGraph> {
+    pub fn launch(o: &SimOptions) -> Result<SimGraph> {
         let state_dir = o.run_dir.join("arbiter");
-        std::fs::create_dir_all(&state_dir)
-            .with_context(|| format!("creating {}", state_dir.display()))?;
+        std::fs::create_dir_all(&state_dir).map_err(|source| GraphError::Launch {
+            what: "creating",
+            path: state_dir.clone(),
+            source,
+        })?;
         let mut cmd = launch_command(o, &state_dir);
         cmd.stdin(Stdio::null())
             // Our own process group: a terminal's Ctrl-C reaches us, and we stop the launch
             // once, in order, after the game's last words are printed.
             .process_group(0);
         if let Some(log) = &o.log {
-            let out = std::fs::File::create(log)
-                .with_context(|| format!("creating {}", log.display()))?;
-            let err = out.try_clone().context("sharing the log file")?;
+            let launch_error = |what| {
+                move |source| GraphError::Launch {
+                    what,
+                    path: log.clone(),
+                    source,
+                }
+            };
+            let out = std::fs::File::create(log).map_err(launch_error("creating"))?;
+            let err = out.try_clone().map_err(launch_error("sharing"))?;
             cmd.stdout(out).stderr(err);
         }
-        let child = cmd
-            .spawn()
-            .with_context(|| format!("starting {} launch", o.exe.display()))?;
+        let child = cmd.spawn().map_err(|source| GraphError::Launch {
+            what: "starting",
+            path: o.exe.clone(),
+            source,
+        })?;
         tracing::info!(
             pid = child.id(),
             domain = o.domain,
@@ -130,25 +140,32 @@ fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
 /// The nodes the launch would start, as `checkers-robot launch --dry-run` prints them:
 /// (label, shell-quoted command line). For running the nodes one by one, e.g. to kill and
 /// restart one, which the launcher does not do (a node that dies stops the whole launch).
-pub fn dry_run(o: &SimOptions) -> anyhow::Result<Vec<(String, String)>> {
+pub fn dry_run(o: &SimOptions) -> Result<Vec<(String, String)>> {
     let state_dir = o.run_dir.join("arbiter");
     let out = launch_command(o, &state_dir)
         .arg("--dry-run")
         .stdin(Stdio::null())
         .output()
-        .with_context(|| format!("running {} launch --dry-run", o.exe.display()))?;
-    anyhow::ensure!(
-        out.status.success(),
-        "launch --dry-run failed ({}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .map_err(|source| GraphError::Launch {
+            what: "running",
+            path: o.exe.clone(),
+            source,
+        })?;
+    if !out.status.success() {
+        return Err(GraphError::DryRun(format!(
+            "failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
     let nodes: Vec<(String, String)> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| l.split_once(": "))
         .map(|(label, cmd)| (label.to_string(), cmd.to_string()))
         .collect();
-    anyhow::ensure!(!nodes.is_empty(), "launch --dry-run listed no nodes");
+    if nodes.is_empty() {
+        return Err(GraphError::DryRun("it listed no nodes".into()));
+    }
     Ok(nodes)
 }
 

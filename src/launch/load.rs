@@ -476,8 +476,11 @@ fn join_ns(base: Option<&str>, ns: Option<&str>) -> Option<String> {
 
 /// The tests' fixtures live in tests/launch; this is for building paths to them.
 #[cfg(test)]
-pub(super) fn fixture(name: &str) -> std::path::PathBuf {
+fn fixture(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/launch")
         .join(name)
 }
+
+#[cfg(test)]
+mod tests;
