@@ -9,14 +9,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use search::elo::Tally;
 use search::openings::Opening;
 use search::parse_duration;
+use search::tournament::{Gauntlet, Settings};
 use search::PlannerSpec;
 use serde_yaml::Value;
 
-use super::arena::{play_matches, tally};
 use super::bad_input;
+use super::matches::progress;
 
 /// What the gauntlet needs of the arguments.
 pub struct GauntletArgs<'a> {
@@ -30,13 +30,7 @@ pub struct GauntletArgs<'a> {
     pub think: Option<Duration>,
 }
 
-/// The opponents and time controls of a gauntlet file.
-#[derive(Debug, PartialEq)]
-pub struct Gauntlet {
-    pub time_controls: Vec<Duration>,
-    pub opponents: Vec<(String, PlannerSpec)>,
-}
-
+/// A gauntlet file: `time_controls: [100ms, 1s]` and `opponents:`, names to planner specs.
 pub fn parse_gauntlet(text: &str) -> Result<Gauntlet, String> {
     let doc: Value = serde_yaml::from_str(text).map_err(|e| format!("not YAML: {e}"))?;
     let time_controls = doc
@@ -76,17 +70,6 @@ pub fn parse_gauntlet(text: &str) -> Result<Gauntlet, String> {
     })
 }
 
-/// `spec` at time control `tc`, unless it searches to a fixed depth or simulation count (or
-/// does not search at all).
-fn at_time_control(spec: &PlannerSpec, tc: Duration) -> PlannerSpec {
-    let mut s = *spec;
-    let fixed = s.limits.depth.is_some() || s.limits.sims.is_some() || s.limits.nodes.is_some();
-    if !fixed && s.algorithm.keys().contains(&"time") {
-        s.limits.time = Some(tc);
-    }
-    s
-}
-
 fn format_tc(tc: Duration) -> String {
     if tc < Duration::from_secs(1) {
         format!("{} ms", tc.as_millis())
@@ -105,15 +88,16 @@ pub fn run(g: GauntletArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode
     if let Some(tcs) = g.time_controls {
         gauntlet.time_controls = tcs;
     }
-    let mut pairs = Vec::new();
-    let mut labels = Vec::new();
-    for &tc in &gauntlet.time_controls {
-        for (name, spec) in &gauntlet.opponents {
-            pairs.push((at_time_control(&g.candidate, tc), at_time_control(spec, tc)));
-            labels.push((tc, name.clone()));
-        }
-    }
-    let by_pair = play_matches(&pairs, g.games, openings, g.threads, g.max_plies, g.think);
+    let settings = Settings {
+        games: g.games,
+        threads: g.threads,
+        max_plies: g.max_plies,
+        think: g.think,
+    };
+    let total = g.games * gauntlet.time_controls.len() * gauntlet.opponents.len();
+    let bar = progress(total);
+    let matches = gauntlet.play(&g.candidate, openings, &settings, &|| bar.inc(1));
+    bar.finish_and_clear();
     let mut table = format!(
         "# Gauntlet\n\nCandidate: `{}` (its time limit replaced by the time control), {} games \
          per opponent and time control, from the built-in openings with colours swapped (`checkers-robot arena --gauntlet`; the \
@@ -122,13 +106,14 @@ pub fn run(g: GauntletArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode
         g.games,
         g.file.display()
     );
-    for (k, ((tc, name), games)) in labels.iter().zip(by_pair).enumerate() {
-        let t: Tally = tally(&games);
+    for m in &matches {
+        let (tc, name) = (m.time_control, &m.opponent);
+        let t = m.played.tally();
         let (lo, hi) = t.elo_interval95();
         let (slo, shi) = t.score_interval95();
         println!(
             "gauntlet: {} vs {name} score {:.3} [{slo:.3}, {shi:.3}] ({}-{}-{}) elo {:.0} [{lo:.0}, {hi:.0}]",
-            format_tc(*tc),
+            format_tc(tc),
             t.score(),
             t.wins,
             t.draws,
@@ -138,8 +123,8 @@ pub fn run(g: GauntletArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode
         let _ = writeln!(
             table,
             "| {} | {name} (`{}`) | {} | +{} ={} -{} | {:.3} [{slo:.3}, {shi:.3}] | {:+.0} [{lo:+.0}, {hi:+.0}] |",
-            format_tc(*tc),
-            pairs[k].1,
+            format_tc(tc),
+            m.played.b,
             t.games(),
             t.wins,
             t.draws,
@@ -176,19 +161,6 @@ mod tests {
         );
         assert!(g.opponents.iter().any(|(n, _)| n == "previous-master"));
         assert!(g.opponents.len() >= 4);
-    }
-
-    #[test]
-    fn fixed_depth_opponents_keep_their_depth() {
-        let d6: PlannerSpec = "alphabeta:depth=6".parse().expect("spec");
-        assert_eq!(at_time_control(&d6, Duration::from_secs(1)), d6);
-        let r: PlannerSpec = "random".parse().expect("spec");
-        assert_eq!(at_time_control(&r, Duration::from_secs(1)), r);
-        let m: PlannerSpec = "mcts".parse().expect("spec");
-        assert_eq!(
-            at_time_control(&m, Duration::from_millis(100)).limits.time,
-            Some(Duration::from_millis(100))
-        );
     }
 
     #[test]

@@ -1,15 +1,27 @@
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
 use planner::difficulty::load_all;
 use plotters::prelude::*;
-use search::elo::{fit_ratings, Pairing};
 use search::openings::Opening;
+use search::tournament::{round_robin, round_robin_pairs, Settings};
 use search::Algorithm;
 
-use super::arena::{round_robin, LadderArgs};
 use super::bad_input;
+use super::matches::{progress, save_pdn};
+
+/// What the ladder needs of `arena`'s arguments.
+pub struct LadderArgs<'a> {
+    pub levels: &'a Path,
+    pub games: usize,
+    pub threads: usize,
+    pub max_plies: usize,
+    pub out: Option<&'a Path>,
+    pub plot: PathBuf,
+    /// Pairs at most this many places apart in rank order (None: all pairs).
+    pub span: Option<usize>,
+}
 
 /// Prints one `pair:` line per pairing (`pair: HIGHER vs LOWER score S (W-D-L)`), then one
 /// `level:` line per level (`level: NAME rank R spec SPEC elo E vs_below S`) and
@@ -24,9 +36,25 @@ pub fn run(l: LadderArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode> 
     }
     let names: Vec<String> = levels.iter().map(|l| l.name.clone()).collect();
     let specs: Vec<_> = levels.iter().map(|l| l.spec).collect();
-    let results = round_robin(&specs, openings, &l, &names)?;
-    let mut pairings = Vec::new();
-    for (j, i, t) in &results {
+    let settings = Settings {
+        games: l.games,
+        threads: l.threads,
+        max_plies: l.max_plies,
+        think: None,
+    };
+    let bar = progress(round_robin_pairs(specs.len(), l.span).len() * l.games);
+    let rr = round_robin(&specs, l.span, openings, &settings, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let mut results = Vec::new();
+    for (j, i, m) in &rr.matches {
+        if let Some(dir) = l.out {
+            save_pdn(
+                &dir.join(format!("{}-vs-{}", names[*j], names[*i])),
+                m,
+                openings,
+            )?;
+        }
+        let t = m.tally();
         println!(
             "pair: {} vs {} score {:.3} ({}-{}-{})",
             names[*j],
@@ -36,14 +64,9 @@ pub fn run(l: LadderArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode> 
             t.draws,
             t.losses
         );
-        pairings.push(Pairing {
-            a: *j,
-            b: *i,
-            points_a: f64::from(t.wins) + 0.5 * f64::from(t.draws),
-            games: f64::from(t.games()),
-        });
+        results.push((*j, *i, t));
     }
-    let elo = fit_ratings(levels.len(), &pairings);
+    let elo = rr.elo;
     for (k, level) in levels.iter().enumerate() {
         let vs_below = results
             .iter()

@@ -9,6 +9,7 @@ mod gauntlet;
 mod hw;
 mod ladder;
 mod launch;
+mod matches;
 mod moves;
 mod pdn;
 mod perft;

@@ -55,6 +55,7 @@ mod planner;
 pub mod random;
 pub mod selfplay;
 mod spec;
+pub mod tournament;
 pub mod tune;
 pub mod zero;
 
