@@ -144,6 +144,7 @@ pub fn score_moves(
             Ok(d) => (1.0 - value_to_win_probability(d.value), d.stats.pv),
             // The move ends the game: the mover won it, or drew it.
             Err(PlanError::GameOver(_)) => (mover_score(&after, game), Vec::new()),
+            Err(e) => return Err(e),
         };
         scored.push(Scored {
             mv: *mv,
@@ -168,7 +169,7 @@ pub fn judge(
         .max_by(|a, b| a.score.total_cmp(&b.score))
         .map(|s| (s.mv, s.score))
     else {
-        return Err(PlanError::GameOver("no legal move".into()));
+        return Err(PlanError::NoLegalMove);
     };
     let Some(Scored {
         score: played_score,
@@ -176,10 +177,7 @@ pub fn judge(
         ..
     }) = scored.iter().find(|s| s.mv == *played).cloned()
     else {
-        return Err(PlanError::GameOver(format!(
-            "{} is not a legal move here",
-            played.text()
-        )));
+        return Err(PlanError::NotLegal(*played));
     };
     let loss = (best_score - played_score).max(0.0);
     let others_lose = scored.len() > 1

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use draughts::{Game, Move};
+use draughts::{Game, GameResult, Move};
 
 /// A value that means "the side to move wins"; wins found sooner score higher
 /// (`WIN_SCORE - plies`). Values are in hundredths of a man otherwise.
@@ -102,7 +102,11 @@ pub struct Decision {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PlanError {
     #[error("the game is over ({0}): there is no move to plan")]
-    GameOver(String),
+    GameOver(GameResult),
+    #[error("there is no legal move to judge")]
+    NoLegalMove,
+    #[error("{} is not a legal move here", .0.text())]
+    NotLegal(Move),
 }
 
 /// A planner: position and game history in ([`Game`] carries both, and the draw-rule
@@ -135,7 +139,7 @@ pub trait Planner: Send {
 pub(crate) fn moves_to_plan(game: &Game) -> Result<draughts::MoveList, PlanError> {
     let result = game.result();
     if result.is_over() {
-        return Err(PlanError::GameOver(result.to_string()));
+        return Err(PlanError::GameOver(result));
     }
     Ok(game.position().legal_moves())
 }

@@ -93,12 +93,8 @@ pub enum SpecError {
         "unknown planner `{0}`: expected one of random, heuristic, minimax, alphabeta, mcts, zero"
     )]
     UnknownAlgorithm(String),
-    #[error("`{algorithm}` takes no `{key}`: it takes {allowed}")]
-    UnknownKey {
-        algorithm: &'static str,
-        key: String,
-        allowed: String,
-    },
+    #[error("`{}` takes no `{key}`: it takes {}", algorithm.name(), algorithm.keys().join(", "))]
+    UnknownKey { algorithm: Algorithm, key: String },
     #[error("`{0}` needs a value, as in `{0}=...`")]
     MissingValue(String),
     #[error("bad value `{value}` for `{key}`: {why}")]
@@ -279,8 +275,7 @@ impl PlannerSpec {
         let value = value.trim();
         if !self.algorithm.keys().contains(&key.as_str()) {
             return Err(SpecError::UnknownKey {
-                algorithm: self.algorithm.name(),
-                allowed: self.algorithm.keys().join(", "),
+                algorithm: self.algorithm,
                 key,
             });
         }

@@ -32,7 +32,7 @@ pub use crate::error::ArbiterError;
 use crate::markers::board_markers;
 use crate::record::StateDir;
 use crate::referee::{Announcement, EventKind, Referee, Status};
-use crate::services::{respond, GameRequest, Services};
+use crate::services::{Done, GameRequest, Services};
 pub use crate::settings::Settings;
 
 struct Outputs {
@@ -234,27 +234,8 @@ impl Arbiter {
 
     /// Answers one `/game/*` request between turns.
     async fn on_request(&mut self, services: &Services, request: GameRequest) -> Vec<Announcement> {
-        let request = match request {
-            GameRequest::Hint(id, r) => {
-                // The hint's answer carries the move: it is not only a text.
-                let (response, notes) = match self.give_hint(&r).await {
-                    Ok((response, note)) => (response, vec![note]),
-                    Err(why) => (
-                        Hint_Response {
-                            success: false,
-                            message: why.to_string(),
-                            ..Hint_Response::default()
-                        },
-                        Vec::new(),
-                    ),
-                };
-                respond(&services.hint, id, response).await;
-                return notes;
-            }
-            other => other,
-        };
         let outcome = match &request {
-            GameRequest::New(_, r) => self.new_game(r),
+            GameRequest::New(_, r) => self.new_game(r).map(done),
             GameRequest::Resign(_, r) => {
                 let side = if r.side == Resign_Request::SIDE_WHITE {
                     Color::White
@@ -263,25 +244,27 @@ impl Arbiter {
                 };
                 self.referee
                     .resign(side)
-                    .map(|notes| ("resigned".to_string(), notes))
+                    .map(|notes| (Done::Text("resigned".into()), notes))
                     .map_err(ArbiterError::from)
             }
             GameRequest::Resolve(_, r) => self
                 .referee
                 .resolve(usize::from(r.index), &r.move_text)
-                .map(|notes| ("played".to_string(), notes))
+                .map(|notes| (Done::Text("played".into()), notes))
                 .map_err(ArbiterError::from),
-            // Answered above.
-            GameRequest::Hint(..) => return Vec::new(),
-            GameRequest::TakeBack(_, r) => self.take_back(r).await,
+            GameRequest::Hint(_, r) => self
+                .give_hint(r)
+                .await
+                .map(|(response, note)| (Done::Hint(response), vec![note])),
+            GameRequest::TakeBack(_, r) => self.take_back(r).await.map(done),
         };
         match outcome {
-            Ok((message, notes)) => {
-                services.answer(request, true, message).await;
+            Ok((answer, notes)) => {
+                services.answer(request, Ok(answer)).await;
                 notes
             }
             Err(why) => {
-                services.answer(request, false, why.to_string()).await;
+                services.answer(request, Err(why.to_string())).await;
                 Vec::new()
             }
         }
@@ -636,6 +619,11 @@ impl Arbiter {
             Err(ArbiterError::ScanFailed(reply.message))
         }
     }
+}
+
+/// A text answer and its announcements, as the services give them.
+fn done((message, notes): (String, Vec<Announcement>)) -> (Done, Vec<Announcement>) {
+    (Done::Text(message), notes)
 }
 
 fn random_color() -> Color {

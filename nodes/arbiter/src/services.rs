@@ -38,8 +38,13 @@ impl Services {
         }
     }
 
-    /// Answers `request` with its service's response: whether it was done, and the text to show.
-    pub(crate) async fn answer(&self, request: GameRequest, success: bool, message: String) {
+    /// Answers `request` with its service's response: what was done, or why not.
+    pub(crate) async fn answer(&self, request: GameRequest, outcome: Result<Done, String>) {
+        let (success, message, hint) = match outcome {
+            Ok(Done::Text(message)) => (true, message, None),
+            Ok(Done::Hint(response)) => (true, response.message.clone(), Some(response)),
+            Err(why) => (false, why, None),
+        };
         match request {
             GameRequest::New(id, _) => {
                 respond(&self.new, id, NewGame_Response { success, message }).await
@@ -52,11 +57,11 @@ impl Services {
                 respond(&self.resolve, id, response).await
             }
             GameRequest::Hint(id, _) => {
-                let response = Hint_Response {
+                let response = hint.unwrap_or(Hint_Response {
                     success,
                     message,
                     ..Hint_Response::default()
-                };
+                });
                 respond(&self.hint, id, response).await
             }
             GameRequest::TakeBack(id, _) => {
@@ -74,11 +79,19 @@ impl Services {
         const BUSY: &str = "busy: the robot is taking its turn; try again after its move";
         loop {
             tokio::select! {
-                request = self.next() => self.answer(request, false, BUSY.into()).await,
+                request = self.next() => self.answer(request, Err(BUSY.into())).await,
                 Some(r) = readings.next() => tracing::info!(seq = r.seq, "a reading during the robot's turn: ignored"),
             }
         }
     }
+}
+
+/// What a request that was carried out answers: a text to show, or a hint (which carries the
+/// move as well).
+#[derive(Debug)]
+pub(crate) enum Done {
+    Text(String),
+    Hint(Hint_Response),
 }
 
 pub(crate) async fn respond<S: ros::Service>(

@@ -227,7 +227,7 @@ mod tests {
         }
 
         fn choose(&mut self, _: &Game, _: &Limits, _: &Control) -> Result<Decision, PlanError> {
-            Err(PlanError::GameOver("not used".into()))
+            Err(PlanError::NoLegalMove)
         }
 
         fn ponder(&mut self, _: &Game, control: &Control) {
@@ -340,7 +340,7 @@ mod tests {
         }
 
         fn choose(&mut self, _: &Game, _: &Limits, _: &Control) -> Result<Decision, PlanError> {
-            Err(PlanError::GameOver("not used".into()))
+            Err(PlanError::NoLegalMove)
         }
 
         fn ponder(&mut self, _: &Game, _: &Control) {
