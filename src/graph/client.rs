@@ -296,14 +296,7 @@ impl GraphClient {
             error,
             press_confirm: confirm,
         };
-        let r = self
-            .human
-            .call(req, CALL)
-            .await
-            .map_err(|source| GraphError::Call {
-                service: "/sim/human_move",
-                source,
-            })?;
+        let r = call(&self.human, "/sim/human_move", req).await?;
         if !r.success {
             return Err(GraphError::Refused {
                 what: format!("the simulated human did not play {text:?}"),
@@ -321,14 +314,7 @@ impl GraphClient {
             level: level.to_string(),
             fen: fen.to_string(),
         };
-        let r = self
-            .new
-            .call(req, CALL)
-            .await
-            .map_err(|source| GraphError::Call {
-                service: "/game/new",
-                source,
-            })?;
+        let r = call(&self.new, "/game/new", req).await?;
         if !r.success {
             return Err(GraphError::Refused {
                 what: "/game/new refused".into(),
@@ -341,14 +327,7 @@ impl GraphClient {
     /// `/game/hint`: the planner's move for the human, searched for `time_budget_s` (0: the
     /// arbiter's own setting).
     pub async fn hint(&self, time_budget_s: f32) -> Result<Hint_Response> {
-        let r = self
-            .hint
-            .call(Hint_Request { time_budget_s }, CALL)
-            .await
-            .map_err(|source| GraphError::Call {
-                service: "/game/hint",
-                source,
-            })?;
+        let r = call(&self.hint, "/game/hint", Hint_Request { time_budget_s }).await?;
         if !r.success {
             return Err(GraphError::Refused {
                 what: "no hint".into(),
@@ -360,14 +339,7 @@ impl GraphClient {
 
     /// `/board/scan`: the board's occupancy now (bit n-1 = square n).
     pub async fn scan(&self) -> Result<u32> {
-        let r = self
-            .scan
-            .call(ScanBoard_Request::default(), CALL)
-            .await
-            .map_err(|source| GraphError::Call {
-                service: "/board/scan",
-                source,
-            })?;
+        let r = call(&self.scan, "/board/scan", ScanBoard_Request::default()).await?;
         if !r.success {
             return Err(GraphError::Refused {
                 what: "/board/scan failed".into(),
@@ -380,14 +352,7 @@ impl GraphClient {
     /// `/game/takeback`: `plies` taken back (0: the last pair). The answer says what the human
     /// must put right.
     pub async fn take_back(&self, plies: u8) -> Result<String> {
-        let r = self
-            .takeback
-            .call(TakeBack_Request { plies }, CALL)
-            .await
-            .map_err(|source| GraphError::Call {
-                service: "/game/takeback",
-                source,
-            })?;
+        let r = call(&self.takeback, "/game/takeback", TakeBack_Request { plies }).await?;
         if !r.success {
             return Err(GraphError::Refused {
                 what: "no take-back".into(),
@@ -399,14 +364,7 @@ impl GraphClient {
 
     /// `/game/resign` for `side` (`Resign_Request::SIDE_*`).
     pub async fn resign(&self, side: u8) -> Result<String> {
-        let r = self
-            .resign
-            .call(Resign_Request { side }, CALL)
-            .await
-            .map_err(|source| GraphError::Call {
-                service: "/game/resign",
-                source,
-            })?;
+        let r = call(&self.resign, "/game/resign", Resign_Request { side }).await?;
         if !r.success {
             return Err(GraphError::Refused {
                 what: "/game/resign refused".into(),
@@ -422,14 +380,7 @@ impl GraphClient {
             index,
             move_text: move_text.to_string(),
         };
-        let r = self
-            .resolve
-            .call(req, CALL)
-            .await
-            .map_err(|source| GraphError::Call {
-                service: "/game/resolve",
-                source,
-            })?;
+        let r = call(&self.resolve, "/game/resolve", req).await?;
         if !r.success {
             return Err(GraphError::Refused {
                 what: "/game/resolve refused".into(),
@@ -468,6 +419,18 @@ impl GraphClient {
             let _ = tokio::time::timeout(Duration::from_millis(300), faults.changed()).await;
         }
     }
+}
+
+/// Calls `service` through `client` and waits for its answer, at most [`CALL`].
+async fn call<S: ros::Service>(
+    client: &ServiceClient<S>,
+    service: &'static str,
+    request: S::Request,
+) -> Result<S::Response> {
+    client
+        .call(request, CALL)
+        .await
+        .map_err(|source| GraphError::Call { service, source })
 }
 
 /// The next event on `rx` that satisfies `pred`, within `timeout`.
