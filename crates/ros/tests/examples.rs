@@ -1,9 +1,8 @@
 //! The examples of `crates/ros/examples/` run as a reader would run them, each pair in its own
 //! ROS domain: the talker and the listener in two processes, the service and the action each in
-//! one. `cargo test` builds the examples beside this test (`target/<profile>/examples/`).
-//! The default backend only: the r2r stage of CI builds its own targets, not the examples.
-
-#![cfg(not(feature = "r2r"))]
+//! one. `cargo test` builds the examples beside this test (`target/<profile>/examples/`); on
+//! r2r, whose CI stage tests `--lib --bins --tests`, CI builds them first
+//! (`cargo build -p ros --features r2r --examples`).
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
