@@ -31,13 +31,11 @@ fn dry_run_prints_each_nodes_ros_args() {
     let out = launch(&["--dry-run", "tests/launch/graph.launch.xml", "level:=hard"]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stderr}");
-    let planner = env!("CARGO_BIN_EXE_planner_node");
-    let expression = env!("CARGO_BIN_EXE_expression_node");
     let expected = format!(
-        "planner: {planner} --ros-args -r __node:=planner -r __ns:=/robot \
+        "planner: {BIN} node planner_node --ros-args -r __node:=planner -r __ns:=/robot \
          --params-file {repo}/config/difficulty/hard.yaml -p time_budget_s:=2.5 \
          -r /planner/evaluation:=/eval\n\
-         expr_hard: {expression} --flag value --ros-args -r __node:=expr_hard -r __ns:=/face \
+         expr_hard: {BIN} node expression_node --flag value --ros-args -r __node:=expr_hard -r __ns:=/face \
          -p speak:=false\n",
         repo = repo()
     );
@@ -46,6 +44,26 @@ fn dry_run_prints_each_nodes_ros_args() {
         stderr.contains("skipping rviz2 (package rviz2, tests/launch/graph.launch.xml:29)"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_node_this_package_does_not_have_is_bad_input() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("typo.launch.xml");
+    std::fs::write(
+        &file,
+        r#"<launch><node pkg="checkers_robot" exec="referee_node"/></launch>"#,
+    )
+    .expect("write");
+    let out = launch(&["--dry-run", &file.display().to_string()]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("checkers_robot has no executable referee_node")
+            && stderr.contains("its nodes are sim_node, board_sensor_node"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

@@ -1,9 +1,6 @@
-//! The arbiter node: `ros2 run checkers_robot arbiter_node [--ros-args ...]`.
+//! `ros2 run checkers_robot arbiter_node [--ros-args ...]`: the game arbiter, which runs inside
+//! `checkers-robot` (src/nodes.rs); this entry point becomes `checkers-robot node arbiter_node`.
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let node = ros::Node::from_env("arbiter")?;
-    ros::logging::init(&node);
-    ros::until_shutdown("arbiter", node, arbiter::node::run).await?;
-    Ok(())
+fn main() -> std::process::ExitCode {
+    node_exec::exec(env!("CARGO_BIN_NAME"))
 }

@@ -1,9 +1,6 @@
-//! The board sensor node: `ros2 run checkers_robot board_sensor_node --ros-args -p port:=...`.
+//! `ros2 run checkers_robot board_sensor_node [--ros-args ...]`: the board sensor reader, which runs inside
+//! `checkers-robot` (src/nodes.rs); this entry point becomes `checkers-robot node board_sensor_node`.
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let node = ros::Node::from_env("board_sensor")?;
-    ros::logging::init(&node);
-    ros::until_shutdown("board_sensor", node, board_sensor::node::run).await?;
-    Ok(())
+fn main() -> std::process::ExitCode {
+    node_exec::exec(env!("CARGO_BIN_NAME"))
 }

@@ -1,9 +1,6 @@
-//! The expression node: `ros2 run checkers_robot expression_node [--ros-args ...]`.
+//! `ros2 run checkers_robot expression_node [--ros-args ...]`: the face and voice, which runs inside
+//! `checkers-robot` (src/nodes.rs); this entry point becomes `checkers-robot node expression_node`.
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let node = ros::Node::from_env("expression")?;
-    ros::logging::init(&node);
-    ros::until_shutdown("expression", node, expression::node::run).await?;
-    Ok(())
+fn main() -> std::process::ExitCode {
+    node_exec::exec(env!("CARGO_BIN_NAME"))
 }

@@ -1,10 +1,6 @@
-//! The planner node: `ros2 run checkers_robot planner_node --ros-args --params-file
-//! config/difficulty/<level>.yaml`.
+//! `ros2 run checkers_robot planner_node [--ros-args ...]`: the planner, which runs inside
+//! `checkers-robot` (src/nodes.rs); this entry point becomes `checkers-robot node planner_node`.
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let node = ros::Node::from_env("planner")?;
-    ros::logging::init(&node);
-    ros::until_shutdown("planner", node, planner::node::run).await?;
-    Ok(())
+fn main() -> std::process::ExitCode {
+    node_exec::exec(env!("CARGO_BIN_NAME"))
 }

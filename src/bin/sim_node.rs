@@ -1,13 +1,6 @@
-//! The simulated hardware: `ros2 run checkers_robot sim_node [--ros-args ...]` (docs/sim.md).
+//! `ros2 run checkers_robot sim_node [--ros-args ...]`: the simulated hardware (docs/sim.md), which runs inside
+//! `checkers-robot` (src/nodes.rs); this entry point becomes `checkers-robot node sim_node`.
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let node = ros::Node::from_env("sim")?;
-    ros::logging::init(&node);
-    // The sim stops on the signal itself (it removes its port links first), then ends in order.
-    let closer = node.closer();
-    let r = sim::node::run(node).await;
-    closer.close().await;
-    r?;
-    Ok(())
+fn main() -> std::process::ExitCode {
+    node_exec::exec(env!("CARGO_BIN_NAME"))
 }

@@ -28,7 +28,11 @@ use draughts::{parse_fen, Position, START_FEN};
 #[command(
     name = "checkers-robot",
     version,
-    about = "A robot that plays Russian draughts"
+    about = "A robot that plays Russian draughts",
+    after_help = "The robot's nodes run in this executable too: `checkers-robot node NAME \
+                  [--ros-args ...]`, NAME one of sim_node, board_sensor_node, arm_node, \
+                  planner_node, arbiter_node, expression_node (the executables `ros2 run` and \
+                  the launch files name)."
 )]
 pub struct Cli {
     #[command(subcommand)]

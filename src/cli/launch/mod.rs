@@ -1,6 +1,7 @@
 //! `checkers-robot launch FILE [name:=value ...]`: runs the project's ROS 2 XML launch files
 //! on a machine without ROS 2. The library's [launch interpreter](checkers_robot::launch) reads
-//! them; this starts each node of this package, skips nodes of other packages
+//! them; this starts each node of this package (each is this executable, `checkers-robot node
+//! NAME`: src/nodes.rs), skips nodes of other packages
 //! (robot_state_publisher, rviz2) with a note, and supervises the processes.
 
 mod run;
@@ -9,10 +10,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use checkers_robot::launch::{find_share, shell_quote, Entry, Loader, PACKAGE};
 
 use super::bad_input;
+use crate::nodes::NAMES;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,46 +37,47 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     let entries = Loader::new(&share, &launch_args, std::env::vars().collect())
         .and_then(|l| l.load(&file))
         .map_err(bad_input)?;
-    // The node executables are built beside this one (target/<profile>/ or an install's bin/).
-    let exe = std::env::current_exe().context("finding this executable's directory")?;
-    let bin_dir = exe.parent().unwrap_or(Path::new("."));
+    // Every node of this package runs inside this executable (`checkers-robot node NAME`).
+    let exe = std::env::current_exe().context("finding this executable")?;
     let mut nodes = Vec::new();
+    let mut unknown = Vec::new();
     for e in entries {
         match e {
             Entry::Foreign { pkg, exec, origin } => eprintln!(
                 "[launch] skipping {exec} (package {pkg}, {origin}): not ours; it runs under ros2 launch"
             ),
+            Entry::Node(spec) if !NAMES.contains(&spec.exec.as_str()) => {
+                unknown.push(format!("{} ({})", spec.exec, spec.origin));
+            }
             Entry::Node(spec) => {
-                let path = bin_dir.join(&spec.exec);
-                nodes.push((spec, path));
+                let mut argv = vec!["node".to_string(), spec.exec.clone()];
+                argv.extend(spec.argv());
+                nodes.push(run::Start {
+                    spec,
+                    program: exe.clone(),
+                    argv,
+                });
             }
         }
     }
-    let missing: Vec<_> = nodes
-        .iter()
-        .filter(|(_, p)| !p.is_file())
-        .map(|(s, p)| format!("{} ({})", p.display(), s.origin))
-        .collect();
+    if !unknown.is_empty() {
+        return Err(bad_input(format!(
+            "{PACKAGE} has no executable {}; its nodes are {}",
+            unknown.join(", "),
+            NAMES.join(", ")
+        )));
+    }
     if args.dry_run {
-        for m in &missing {
-            eprintln!("[launch] note: no executable {m}");
-        }
-        for (spec, path) in &nodes {
-            let argv: Vec<_> = spec.argv().iter().map(|a| shell_quote(a)).collect();
+        for n in &nodes {
+            let argv: Vec<_> = n.argv.iter().map(|a| shell_quote(a)).collect();
             println!(
                 "{}: {} {}",
-                spec.label(),
-                shell_quote(&path.display().to_string()),
+                n.spec.label(),
+                shell_quote(&n.program.display().to_string()),
                 argv.join(" ")
             );
         }
         return Ok(ExitCode::SUCCESS);
-    }
-    if !missing.is_empty() {
-        bail!(
-            "no executable {}: build the nodes with `cargo build --bins` (same profile as checkers-robot)",
-            missing.join(", ")
-        );
     }
     if nodes.is_empty() {
         eprintln!("[launch] nothing of {PACKAGE} to start");

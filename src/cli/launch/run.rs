@@ -36,9 +36,17 @@ enum Cause {
     StartFailed(anyhow::Error),
 }
 
+/// One node to start: the program and its whole command line.
+#[derive(Debug)]
+pub struct Start {
+    pub spec: NodeSpec,
+    pub program: PathBuf,
+    pub argv: Vec<String>,
+}
+
 type Exits = mpsc::UnboundedReceiver<(usize, std::io::Result<ExitStatus>)>;
 
-pub fn supervise(nodes: Vec<(NodeSpec, PathBuf)>, grace: Duration) -> anyhow::Result<ExitCode> {
+pub fn supervise(nodes: Vec<Start>, grace: Duration) -> anyhow::Result<ExitCode> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -46,24 +54,21 @@ pub fn supervise(nodes: Vec<(NodeSpec, PathBuf)>, grace: Duration) -> anyhow::Re
         .block_on(supervise_async(nodes, grace))
 }
 
-async fn supervise_async(
-    nodes: Vec<(NodeSpec, PathBuf)>,
-    grace: Duration,
-) -> anyhow::Result<ExitCode> {
+async fn supervise_async(nodes: Vec<Start>, grace: Duration) -> anyhow::Result<ExitCode> {
     // Listen before starting anything, so an early Ctrl-C still stops what has started.
     let mut sigint = signal(SignalKind::interrupt()).context("listening for SIGINT")?;
     let mut sigterm = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
     let width = nodes
         .iter()
-        .map(|(s, _)| s.label().len())
+        .map(|n| n.spec.label().len())
         .max()
         .unwrap_or(0);
     let (tx, mut exits) = mpsc::unbounded_channel();
     let mut procs: Vec<Proc> = Vec::new();
     let mut pumps = tokio::task::JoinSet::new();
     let mut start_error = None;
-    for (i, (spec, path)) in nodes.iter().enumerate() {
-        match start(i, spec, path, width, &tx, &mut pumps) {
+    for (i, node) in nodes.iter().enumerate() {
+        match start(i, node, width, &tx, &mut pumps) {
             Ok(p) => procs.push(p),
             Err(e) => {
                 start_error = Some(e);
@@ -82,7 +87,7 @@ async fn supervise_async(
                 _ = sigterm.recv() => break Cause::Signal("SIGTERM"),
                 Some((i, status)) = exits.recv() => {
                     procs[i].exited = true;
-                    let Some(delay) = nodes[i].0.respawn else {
+                    let Some(delay) = nodes[i].spec.respawn else {
                         break Cause::Died(i, status);
                     };
                     eprintln!(
@@ -98,8 +103,7 @@ async fn supervise_async(
                     });
                 }
                 Some(i) = respawns.recv() => {
-                    let (spec, path) = &nodes[i];
-                    match start(i, spec, path, width, &tx, &mut pumps) {
+                    match start(i, &nodes[i], width, &tx, &mut pumps) {
                         Ok(p) => procs[i] = p,
                         Err(e) => break Cause::StartFailed(e),
                     }
@@ -136,16 +140,15 @@ async fn supervise_async(
 /// Starts node `i`; its exit status will come on `exits`, its output through `pumps`.
 fn start(
     i: usize,
-    spec: &NodeSpec,
-    path: &PathBuf,
+    node: &Start,
     width: usize,
     exits: &mpsc::UnboundedSender<(usize, std::io::Result<ExitStatus>)>,
     pumps: &mut tokio::task::JoinSet<()>,
 ) -> anyhow::Result<Proc> {
-    let label = spec.label().to_string();
-    let mut cmd = Command::new(path);
-    cmd.args(spec.argv())
-        .envs(spec.env.iter().cloned())
+    let label = node.spec.label().to_string();
+    let mut cmd = Command::new(&node.program);
+    cmd.args(&node.argv)
+        .envs(node.spec.env.iter().cloned())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -157,8 +160,8 @@ fn start(
     let mut child = cmd.spawn().map_err(|e| {
         anyhow!(e).context(format!(
             "starting node {label} ({}, {})",
-            path.display(),
-            spec.origin
+            node.program.display(),
+            node.spec.origin
         ))
     })?;
     let prefix = format!("[{label:<width$}] ");

@@ -63,7 +63,6 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         )));
     }
     let exe = std::env::current_exe().context("finding this executable")?;
-    setup::ensure_nodes_built(&exe)?;
     let domain = args.domain.unwrap_or_else(|| private_domain(DOMAINS, 0));
     let run_dir = args.run_dir.clone().unwrap_or_else(|| {
         std::env::temp_dir().join(format!("checkers_play_{}", std::process::id()))

@@ -1,25 +1,14 @@
-//! What `play` checks and prepares before the UI is up: a terminal to draw on, the levels, the
-//! node executables, and stderr sent to a file so nothing writes over the screen.
+//! What `play` checks and prepares before the UI is up: a terminal to draw on, the levels, and
+//! stderr sent to a file so nothing writes over the screen.
 
 use std::fs::File;
 use std::io::IsTerminal;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 
 use crate::cli::bad_input;
-
-/// The node executables `launch/sim.launch.xml` starts, built beside `checkers-robot`.
-pub const NODES: [&str; 6] = [
-    "sim_node",
-    "board_sensor_node",
-    "arm_node",
-    "planner_node",
-    "arbiter_node",
-    "expression_node",
-];
 
 /// A full-screen UI written into a pipe or a file would be escape codes: refuse with a hint
 /// of what to run instead.
@@ -73,56 +62,6 @@ pub fn rank_of(text: &str) -> Option<u32> {
         .map(str::trim)
         .find_map(|l| l.strip_prefix("rank:"))
         .and_then(|v| v.trim().parse().ok())
-}
-
-/// The node executables missing beside `exe`.
-pub fn missing_nodes(exe: &Path) -> Vec<&'static str> {
-    let dir = exe.parent().unwrap_or(Path::new("."));
-    NODES
-        .iter()
-        .copied()
-        .filter(|n| !dir.join(n).is_file())
-        .collect()
-}
-
-/// `cargo run -- play` builds only `checkers-robot`, not the nodes it launches. When run by
-/// cargo (it sets `$CARGO`), build them the same way, so the first command a newcomer types
-/// starts a game; otherwise say what to build.
-pub fn ensure_nodes_built(exe: &Path) -> anyhow::Result<()> {
-    let missing = missing_nodes(exe);
-    if missing.is_empty() {
-        return Ok(());
-    }
-    let release = exe
-        .parent()
-        .and_then(Path::file_name)
-        .is_some_and(|d| d == "release");
-    let hint = format!(
-        "cargo build{} --bins",
-        if release { " --release" } else { "" }
-    );
-    let Some(cargo) = std::env::var_os("CARGO") else {
-        bail!(
-            "the node executables ({}) are not beside {}: build them with `{hint}`",
-            missing.join(", "),
-            exe.display()
-        );
-    };
-    eprintln!("[play] building the node executables ({hint}) ...");
-    let mut cmd = Command::new(cargo);
-    cmd.args(["build", "--bins"]);
-    if release {
-        cmd.arg("--release");
-    }
-    let status = cmd
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .with_context(|| format!("running `{hint}`"))?;
-    let still = missing_nodes(exe);
-    if !status.success() || !still.is_empty() {
-        bail!("`{hint}` did not build {}", still.join(", "));
-    }
-    Ok(())
 }
 
 /// While alive, this process's stderr (fd 2) goes to a file: the tracing subscriber and the
@@ -181,14 +120,5 @@ mod tests {
     #[test]
     fn a_missing_share_has_no_levels() {
         assert!(levels(Path::new("/nonexistent/share")).is_empty());
-    }
-
-    #[test]
-    fn missing_nodes_are_named() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let exe = dir.path().join("checkers-robot");
-        assert_eq!(missing_nodes(&exe).len(), NODES.len());
-        std::fs::write(dir.path().join("sim_node"), "").expect("write");
-        assert!(!missing_nodes(&exe).contains(&"sim_node"));
     }
 }

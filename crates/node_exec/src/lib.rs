@@ -1,0 +1,43 @@
+//! The nodes' entry points. `ros2 run checkers_robot arbiter_node` and the launch files name
+//! each node by its own executable; all of them live in the one `checkers-robot` executable
+//! (`checkers-robot node arbiter_node ...`), and each entry point replaces itself with that,
+//! keeping its process id, so signals and `ros2 launch`'s bookkeeping reach the node itself.
+
+use std::ffi::OsString;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// The executable that holds every node, beside each entry point.
+pub const MAIN: &str = "checkers-robot";
+
+/// The command that runs node `name` with `args` through the executable beside `entry`.
+pub fn command(entry: &Path, name: &str, args: impl IntoIterator<Item = OsString>) -> Command {
+    let mut cmd = Command::new(beside(entry));
+    cmd.arg("node").arg(name).args(args);
+    cmd
+}
+
+/// `checkers-robot` in the directory of `entry`, links followed: an install may link the entry
+/// points from elsewhere (`lib/checkers_robot/arbiter_node -> target/release/arbiter_node`).
+pub fn beside(entry: &Path) -> PathBuf {
+    let real = std::fs::canonicalize(entry).unwrap_or_else(|_| entry.to_path_buf());
+    real.with_file_name(MAIN)
+}
+
+/// The entry point's `main`: becomes `checkers-robot node NAME ARGS...`, and returns only if
+/// that cannot start.
+pub fn exec(name: &str) -> ExitCode {
+    let entry = std::env::current_exe().unwrap_or_else(|_| PathBuf::from(name));
+    let mut cmd = command(&entry, name, std::env::args_os().skip(1));
+    let err = cmd.exec();
+    eprintln!(
+        "{name}: cannot run {}: {err}. It is built with the entry points: `cargo build --bins` \
+         (the same profile as {name})",
+        beside(&entry).display()
+    );
+    ExitCode::from(127)
+}
+
+#[cfg(test)]
+mod tests;
