@@ -45,7 +45,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let mut planner = spec.build();
     let d = planner
-        .choose(&game, &spec.limits, &Control::default())
+        .choose(&game, &spec.limits(), &Control::default())
         .map_err(bad_input)?;
     let s = &d.stats;
     let secs = s.elapsed.as_secs_f64();

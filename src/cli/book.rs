@@ -49,7 +49,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         return Err(BadInput("--margin is a win probability, 0 to 1".into()).into());
     }
     let engine = resolve_spec(&args.engine, &args.levels)?;
-    if engine.book {
+    if engine.book() {
         return Err(bad_input(
             "the engine that builds the book cannot play from one",
         ));

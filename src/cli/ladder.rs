@@ -6,7 +6,7 @@ use planner::difficulty::load_all;
 use plotters::prelude::*;
 use search::openings::Opening;
 use search::tournament::{round_robin, round_robin_pairs, Settings};
-use search::Algorithm;
+use search::{Algorithm, PlannerSpec};
 
 use super::bad_input;
 use super::matches::{progress, save_pdn};
@@ -83,14 +83,16 @@ pub fn run(l: LadderArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode> 
     let generations: Vec<(u32, f64)> = levels
         .iter()
         .zip(&elo)
-        .filter(|(l, _)| l.spec.algorithm == Algorithm::Zero)
-        .map(|(l, e)| (l.spec.generation, *e))
+        .filter_map(|(l, e)| match l.spec {
+            PlannerSpec::Zero(z) => Some((z.generation, *e)),
+            _ => None,
+        })
         .collect();
     if !generations.is_empty() {
         let references: Vec<(String, f64)> = levels
             .iter()
             .zip(&elo)
-            .filter(|(l, _)| matches!(l.spec.algorithm, Algorithm::AlphaBeta | Algorithm::Mcts))
+            .filter(|(l, _)| matches!(l.spec.algorithm(), Algorithm::AlphaBeta | Algorithm::Mcts))
             .map(|(l, e)| (format!("{} ({})", l.name, l.spec), *e))
             .collect();
         let path = l.plot.with_file_name("generations.svg");

@@ -130,7 +130,11 @@ pub(super) fn human_move_text(
         return Ok(mv.text());
     }
     let decision = human
-        .choose(&Game::from_position(pos), &spec.limits, &Control::default())
+        .choose(
+            &Game::from_position(pos),
+            &spec.limits(),
+            &Control::default(),
+        )
         .map_err(|e| anyhow::anyhow!("the opponent's planner: {e}"))?;
     Ok(decision.best.text())
 }
@@ -188,11 +192,9 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         }
     });
     let started = Instant::now();
-    let mut human = search::PlannerSpec {
-        seed: spec.seed.wrapping_add(u64::from(n)),
-        ..*spec
-    }
-    .build();
+    let mut human = spec
+        .with_seed(spec.seed().wrapping_add(u64::from(n)))
+        .build();
     // Colours alternate: the simulated human plays White in odd games, Black in even ones.
     let robot_color = if n.is_multiple_of(2) {
         NewGame_Request::SIDE_WHITE

@@ -233,7 +233,11 @@ pub async fn play_human(
         }
         let pos = position_from_msg(&state.position).expect("a valid position");
         let d = human
-            .choose(&Game::from_position(pos), &spec.limits, &Control::default())
+            .choose(
+                &Game::from_position(pos),
+                &spec.limits(),
+                &Control::default(),
+            )
             .expect("the human's move");
         let text = d.best.text();
         let done = client

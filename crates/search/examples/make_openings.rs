@@ -10,7 +10,7 @@
 //! The unbalanced set for measuring small differences between strong planners
 //! (`config/openings-unbalanced.txt`, see docs/planners.md):
 //! `cargo run --release -p search --example make_openings -- --plies 5 --min 65 --max 125
-//! --planner alphabeta:depth=12,patterns=1,net=1,prune=14 --shuffle 1 > config/openings-unbalanced.txt`
+//! --planner alphabeta:depth=12,patterns=1,net=1,prune=futility+log+malus --shuffle 1 > config/openings-unbalanced.txt`
 
 use clap::Parser;
 use rand::rngs::StdRng;
@@ -46,7 +46,7 @@ fn main() -> anyhow::Result<()> {
     let (plies, min, max) = (args.plies, args.min, args.max);
     println!("# {plies}-ply openings valued {min} to {max} from even by {spec}");
     println!("# (the value after each line is the side to move's)");
-    let mut set = openings_by_value(plies, planner.as_mut(), &spec.limits, min..=max);
+    let mut set = openings_by_value(plies, planner.as_mut(), &spec.limits(), min..=max);
     if let Some(seed) = args.shuffle {
         set.shuffle(&mut StdRng::seed_from_u64(seed));
     }

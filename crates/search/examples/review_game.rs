@@ -20,7 +20,7 @@ fn main() -> anyhow::Result<()> {
     let pdn = parse_pdn(&text)?;
     let played = pdn.first().context("no game in the file")?.replay()?;
     let mut planner = spec.build();
-    let limits = spec.limits;
+    let limits = spec.limits();
     let mut game = Game::from_position(*played.start_position());
     for (ply, mv) in played.moves().iter().enumerate() {
         let d = planner

@@ -202,23 +202,24 @@ pub fn play_pairing(
     max_plies: usize,
     think: Option<Duration>,
 ) -> Played {
-    let seed_a = a.seed.wrapping_add(pairing.index as u64 * 7919);
-    let seed_b = b.seed.wrapping_add(pairing.index as u64 * 104_729);
+    let seed_a = a.seed().wrapping_add(pairing.index as u64 * 7919);
+    let seed_b = b.seed().wrapping_add(pairing.index as u64 * 104_729);
     let mut pa = a.with_seed(seed_a).build();
     let mut pb = b.with_seed(seed_b).build();
     let start = openings
         .get(pairing.opening)
         .map(Opening::game)
         .unwrap_or_default();
+    let (limits_a, limits_b) = (a.limits(), b.limits());
     let side_a = Side {
         planner: pa.as_mut(),
-        limits: &a.limits,
-        ponder: think.filter(|_| a.ponder),
+        limits: &limits_a,
+        ponder: think.filter(|_| a.ponder()),
     };
     let side_b = Side {
         planner: pb.as_mut(),
-        limits: &b.limits,
-        ponder: think.filter(|_| b.ponder),
+        limits: &limits_b,
+        ponder: think.filter(|_| b.ponder()),
     };
     let sides = if pairing.a_white {
         [side_a, side_b]

@@ -28,13 +28,13 @@
 //! let control = Control { cancel: Arc::new(AtomicBool::new(false)), progress: None };
 //!
 //! let game = Game::new();
-//! let decision = planner.choose(&game, &spec.limits, &control)?;
+//! let decision = planner.choose(&game, &spec.limits(), &control)?;
 //! assert!(game.legal_moves().contains(&decision.best));
 //! assert_eq!(decision.stats.depth, 6);
 //!
 //! // White to move and win: the capture c3:e5 takes Black's last piece.
 //! let won = Game::from_fen("W:Wc3:Bd4")?;
-//! let decision = planner.choose(&won, &spec.limits, &control)?;
+//! let decision = planner.choose(&won, &spec.limits(), &control)?;
 //! assert_eq!(decision.best.text(), "c3:e5");
 //! assert!(decision.win_probability > 0.99);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -63,4 +63,7 @@ pub use planner::{
     value_to_win_probability, win_probability_to_value, Control, Decision, Limits, PlanError,
     Planner, Progress, ProgressFn, SearchStats, VALUE_SCALE_K, WIN_SCORE,
 };
-pub use spec::{parse_duration, Algorithm, PlannerSpec, SpecError};
+pub use spec::{
+    parse_duration, reference, Algorithm, AlphaBetaSpec, MctsSpec, MinimaxSpec, PlannerSpec,
+    SeedSpec, SpecError, ZeroSpec,
+};

@@ -178,9 +178,9 @@ impl Gauntlet {
 /// does not search at all).
 pub fn at_time_control(spec: &PlannerSpec, tc: Duration) -> PlannerSpec {
     let mut s = *spec;
-    let fixed = s.limits.depth.is_some() || s.limits.sims.is_some() || s.limits.nodes.is_some();
-    if !fixed && s.algorithm.keys().contains(&"time") {
-        s.limits.time = Some(tc);
+    let l = s.limits();
+    if l.depth.is_none() && l.sims.is_none() && l.nodes.is_none() {
+        s.set_time(tc);
     }
     s
 }
@@ -316,7 +316,9 @@ mod tests {
         assert_eq!(at_time_control(&r, Duration::from_secs(1)), r);
         let m: PlannerSpec = "mcts".parse().expect("spec");
         assert_eq!(
-            at_time_control(&m, Duration::from_millis(100)).limits.time,
+            at_time_control(&m, Duration::from_millis(100))
+                .limits()
+                .time,
             Some(Duration::from_millis(100))
         );
     }

@@ -616,7 +616,7 @@ impl Referee {
         let spec: search::PlannerSpec = "alphabeta:depth=4".parse().ok()?;
         let mut quick = spec.build();
         quick
-            .choose(&self.game, &spec.limits, &search::Control::default())
+            .choose(&self.game, &spec.limits(), &search::Control::default())
             .ok()
             .map(|d| d.best)
     }

@@ -6,8 +6,8 @@
 //!   ros__parameters:
 //!     algorithm: alphabeta
 //!     time_budget_s: 0.5
-//!     depth: 12       # also: sims, nodes, seed, threads, endgame_pieces, eval_net,
-//!                     # eval_patterns, prune, contempt
+//!     depth: 12       # any key of the algorithm by its parameter name (`search::reference`,
+//!                     # the table in docs/planners.md)
 //!     rank: 6         # the level's place in the ladder, 1 = easiest
 //!     description: "..."
 //! ```
@@ -115,19 +115,9 @@ pub fn level_from_params<'a>(
                         "must be 0 (no time limit) or above 0 and at most a day",
                     ));
                 }
-                spec.limits.time = Some(Duration::from_secs_f64(secs));
+                spec.set_time(Duration::from_secs_f64(secs));
             }
-            other => {
-                // The level files' longer names for some spec keys.
-                let spec_key = match other {
-                    "endgame_pieces" => "endgame",
-                    "eval_net" => "net",
-                    "eval_patterns" => "patterns",
-                    "generation" => "gen",
-                    k => k,
-                };
-                spec.set(spec_key, text).map_err(spec_err(other))?;
-            }
+            other => spec.set_param(other, text).map_err(spec_err(other))?,
         }
     }
     Ok(Level {
@@ -246,16 +236,16 @@ mod tests {
             "planner:\n  ros__parameters:\n    algorithm: alphabeta\n    time_budget_s: 0.5\n    depth: 12\n    rank: 6\n    description: the best\n",
         )
         .expect("valid");
-        assert_eq!(l.spec.algorithm, Algorithm::AlphaBeta);
-        assert_eq!(l.spec.limits.time, Some(Duration::from_millis(500)));
-        assert_eq!(l.spec.limits.depth, Some(12));
+        assert_eq!(l.spec.algorithm(), Algorithm::AlphaBeta);
+        assert_eq!(l.spec.limits().time, Some(Duration::from_millis(500)));
+        assert_eq!(l.spec.limits().depth, Some(12));
         assert_eq!(l.rank, 6);
         assert_eq!(l.description, "the best");
         let l =
             parse("/**:\n  ros__parameters:\n    algorithm: mcts\n    sims: 2000\n    seed: 4\n")
                 .expect("valid");
-        assert_eq!(l.spec.limits.sims, Some(2000));
-        assert_eq!(l.spec.seed, 4);
+        assert_eq!(l.spec.limits().sims, Some(2000));
+        assert_eq!(l.spec.seed(), 4);
     }
 
     #[test]
@@ -285,15 +275,22 @@ mod tests {
         assert!(ranks.windows(2).all(|w| w[0] < w[1]), "{ranks:?}");
         assert!(load_level(&dir, &levels[0].name).is_ok());
         let master = load_level(&dir, "master").expect("master");
-        assert_eq!(master.spec.endgame, 5, "master reads the endgame database");
+        let PlannerSpec::AlphaBeta(ab) = master.spec else {
+            panic!("master is alpha-beta: {}", master.spec);
+        };
+        assert_eq!(ab.endgame, 5, "master reads the endgame database");
         assert!(
-            master.spec.patterns && master.spec.net,
+            ab.patterns && ab.net,
             "master evaluates with the patterns and the network over them"
         );
-        assert!(master.spec.ponder, "master thinks on the human's time");
-        assert_eq!(master.spec.prune, 14, "master prunes boldly");
+        assert!(ab.ponder, "master thinks on the human's time");
+        assert_eq!(
+            ab.pruning.to_string(),
+            "futility+log+malus",
+            "master prunes boldly"
+        );
         assert!(
-            levels.iter().filter(|l| l.spec.ponder).count() == 1,
+            levels.iter().filter(|l| l.spec.ponder()).count() == 1,
             "only master ponders"
         );
         assert!(matches!(

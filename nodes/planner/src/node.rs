@@ -2,10 +2,9 @@
 //! search at once) and `/planner/evaluation` after each plan.
 //!
 //! Parameters: those of a `config/difficulty/<level>.yaml`, read exactly as `level:NAME` reads
-//! the file ([`crate::difficulty`]): `algorithm`, `time_budget_s`, `endgame_pieces`,
-//! `eval_net`, `eval_patterns`, `generation`, `rank`, `description`, and every key of the
-//! algorithm's spec (`depth`, `nodes`, `sims`, `seed`, `threads`, `prune`, `contempt`, `book`,
-//! `ponder`, `pst`, ...; `docs/planners.md`). A key the algorithm does not have stops the node
+//! the file ([`crate::difficulty`]): `algorithm`, `time_budget_s`, `rank`, `description`, and
+//! every key of the algorithm's spec by its parameter name (`depth`, `endgame_pieces`,
+//! `prune`, `pst`, ...: the table of `search::reference`, in `docs/planners.md`). A key the algorithm does not have stops the node
 //! with an error naming it. A `zero` generation that cannot be loaded is replaced by
 //! alpha-beta, with a warning; `ponder` searches while the human is on move (`/game/state`,
 //! see [`crate::ponder`]). A goal's
@@ -63,10 +62,10 @@ pub fn spec_from_params(p: &mut Params) -> Result<(PlannerSpec, String), NodeErr
     })?;
     let mut spec = level.spec;
     // A planner with no limit at all would search until cancelled.
-    if spec.limits.is_unlimited() && spec.algorithm.keys().contains(&"time") {
-        spec.limits.time = Some(Duration::from_secs(1));
+    if spec.limits().is_unlimited() {
+        spec.set_time(Duration::from_secs(1));
     }
-    let algorithm = spec.algorithm;
+    let algorithm = spec.algorithm();
     let label = if level.description.is_empty() {
         format!("{algorithm} (rank {})", level.rank)
     } else {
@@ -102,20 +101,20 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let evaluations = node.publisher::<Evaluation>("/planner/evaluation", Qos::Events)?;
     let states = node.subscription::<GameState>("/game/state", Qos::State)?;
     let mut states = states.stream();
-    let mut ponderer = Ponderer::new(spec.ponder);
-    let without_db = PlannerSpec { endgame: 0, ..spec };
-    let planner: Shared = Arc::new(Mutex::new(without_db.build()));
-    if spec.endgame > 0 {
+    let mut ponderer = Ponderer::new(spec.ponder());
+    let planner: Shared = Arc::new(Mutex::new(spec.without_endgame().build()));
+    let pieces = spec.endgame();
+    if pieces > 0 {
         // The database takes seconds to build (five pieces: to read from its file, or minutes
         // to build the first time on a machine): the first moves are searched without it
         // rather than the node waiting, and the planner is swapped once it is ready. One
         // thread, so the searches meanwhile keep the other cores.
         let planner = Arc::clone(&planner);
         std::thread::spawn(move || {
-            search::endgame::shared(spec.endgame, 1);
+            search::endgame::shared(pieces, 1);
             let with_db = spec.build();
             *planner.lock().unwrap_or_else(|p| p.into_inner()) = with_db;
-            tracing::info!(pieces = spec.endgame, "the endgame database is in use");
+            tracing::info!(pieces, "the endgame database is in use");
         });
     }
     // Per side: a hint's search (the human's side) must not become the robot's baseline.
@@ -214,13 +213,13 @@ fn goal_planner(
             .algorithm
             .parse()
             .map_err(|e: SpecError| e.to_string())?;
-        if algorithm != spec.algorithm {
+        if algorithm != spec.algorithm() {
             goal_spec = PlannerSpec::new(algorithm);
             shared = Arc::new(Mutex::new(goal_spec.build()));
         }
     }
-    if goal.time_budget_s > 0.0 && goal_spec.algorithm.keys().contains(&"time") {
-        goal_spec.limits.time = Some(Duration::from_secs_f64(f64::from(goal.time_budget_s)));
+    if goal.time_budget_s > 0.0 {
+        goal_spec.set_time(Duration::from_secs_f64(f64::from(goal.time_budget_s)));
     }
     Ok((goal_spec, shared))
 }
@@ -241,7 +240,7 @@ async fn search(
             let _ = tx.send(p.clone());
         })),
     };
-    let limits = spec.limits;
+    let limits = spec.limits();
     let mut task = tokio::task::spawn_blocking(move || {
         let mut planner = planner.lock().unwrap_or_else(|p| p.into_inner());
         // The planner that plays may not be the one asked for (a network generation that
@@ -288,7 +287,7 @@ async fn search(
             result.win_probability = decision.win_probability as f32;
             result.depth = decision.stats.depth;
             result.nodes = decision.stats.nodes.max(decision.stats.sims);
-            if algorithm != spec.algorithm.name() {
+            if algorithm != spec.algorithm().name() {
                 result.message = format!("{spec} is not available: {played_by} played instead");
             }
             if cancelled {

@@ -70,7 +70,7 @@ async fn a_goal_gets_a_legal_move_with_feedback_and_an_evaluation() {
     assert_eq!(outcome, GoalOutcome::Succeeded, "{}", result.message);
     assert!(find_move(&start, &result.best_move).is_ok(), "{result:?}");
     let level = planner::difficulty::load_level_file(std::path::Path::new(file)).expect("level");
-    assert_eq!(result.algorithm, level.spec.algorithm.name());
+    assert_eq!(result.algorithm, level.spec.algorithm().name());
     assert!(result.depth >= 1);
     let e = tokio::time::timeout(Duration::from_secs(10), evaluations.next())
         .await

@@ -209,11 +209,10 @@ impl Soak<'_> {
                 Some(s.game_id) != before && s.robot_color == robot_color && s.ply <= 1
             })
             .await?;
-        let mut human = search::PlannerSpec {
-            seed: self.spec.seed.wrapping_add(u64::from(n)),
-            ..*self.spec
-        }
-        .build();
+        let mut human = self
+            .spec
+            .with_seed(self.spec.seed().wrapping_add(u64::from(n)))
+            .build();
         let openings = search::openings::built_in();
         let mut moved_at: Option<u32> = None;
         let mut in_force: Option<Fault> = None;

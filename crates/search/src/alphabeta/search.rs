@@ -21,33 +21,83 @@ pub const INF: i32 = WIN_SCORE + 1;
 /// Squares are bits 0..36 of the layout.
 const BITS: usize = 36;
 
-/// How much more boldly than the plain search to prune (spec key `prune`, a bit set): the
-/// plain search reduces late quiet moves by one ply in null-window nodes and prunes nothing.
+/// How much more boldly than the plain search to prune (spec key `prune`: the switches' names
+/// joined by `+`, as `prune=futility+log`): the plain search reduces late quiet moves by one ply
+/// in null-window nodes and prunes nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pruning {
-    /// Late quiet moves reduced by two plies in deep null-window nodes, and by one in
+    /// `deeper`: late quiet moves reduced by two plies in deep null-window nodes, and by one in
     /// principal-variation nodes.
     pub deeper_reductions: bool,
-    /// Quiet moves after the first skipped one and two plies from the horizon, in
+    /// `futility`: quiet moves after the first skipped one and two plies from the horizon, in
     /// null-window nodes whose static value is this far below alpha.
     pub futility: bool,
-    /// Reductions that grow with the logarithms of the depth and of the move's place in the
-    /// order (in place of the fixed one or two plies).
+    /// `log`: reductions that grow with the logarithms of the depth and of the move's place in
+    /// the order (in place of the fixed one or two plies).
     pub log_reductions: bool,
-    /// A quiet move that fails to cut where a later quiet move does loses as much history as
-    /// the cutting move gains.
+    /// `malus`: a quiet move that fails to cut where a later quiet move does loses as much
+    /// history as the cutting move gains.
     pub history_malus: bool,
 }
 
 impl Pruning {
-    /// The bit set of the spec key: 1 deeper reductions, 2 futility, 4 logarithmic reductions,
-    /// 8 history malus.
-    pub fn from_bits(bits: u8) -> Pruning {
-        Pruning {
-            deeper_reductions: bits & 1 != 0,
-            futility: bits & 2 != 0,
-            log_reductions: bits & 4 != 0,
-            history_malus: bits & 8 != 0,
+    /// The switches by their names in a spec, in the order a spec shows them.
+    pub const SWITCHES: [&'static str; 4] = ["deeper", "futility", "log", "malus"];
+
+    fn switch(&mut self, name: &str) -> Option<&mut bool> {
+        match name {
+            "deeper" => Some(&mut self.deeper_reductions),
+            "futility" => Some(&mut self.futility),
+            "log" => Some(&mut self.log_reductions),
+            "malus" => Some(&mut self.history_malus),
+            _ => None,
+        }
+    }
+
+    fn on(&self) -> Vec<&'static str> {
+        let flags = [
+            self.deeper_reductions,
+            self.futility,
+            self.log_reductions,
+            self.history_malus,
+        ];
+        Pruning::SWITCHES
+            .into_iter()
+            .zip(flags)
+            .filter_map(|(name, on)| on.then_some(name))
+            .collect()
+    }
+}
+
+impl std::str::FromStr for Pruning {
+    type Err = &'static str;
+
+    /// `none`, or switch names joined by `+` (`futility+log+malus`), each at most once.
+    fn from_str(text: &str) -> Result<Pruning, Self::Err> {
+        const WHY: &str = "expected none, or some of deeper, futility, log and malus joined by +";
+        let text = text.trim().to_ascii_lowercase();
+        let mut p = Pruning::default();
+        if text == "none" {
+            return Ok(p);
+        }
+        for name in text.split('+').map(str::trim) {
+            let flag = p.switch(name).ok_or(WHY)?;
+            if *flag {
+                return Err("a switch is named twice");
+            }
+            *flag = true;
+        }
+        Ok(p)
+    }
+}
+
+impl std::fmt::Display for Pruning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let on = self.on();
+        if on.is_empty() {
+            f.write_str("none")
+        } else {
+            f.write_str(&on.join("+"))
         }
     }
 }

@@ -209,10 +209,10 @@ fn bolder_pruning_searches_fewer_nodes_and_keeps_the_forced_wins() {
     // Master's evaluation: with the linear one alone, the reductions' re-searches cost about
     // what they save at depth 10.
     let shipped = patterns::built_in().expect("shipped patterns");
-    let run = |fen: &str, d: u32, bits: u8| {
+    let run = |fen: &str, d: u32, prune: &str| {
         AlphaBeta::new()
             .with_patterns(shipped.clone())
-            .with_pruning(Pruning::from_bits(bits))
+            .with_pruning(prune.parse::<Pruning>().expect("switches"))
             .choose(
                 &Game::from_fen(fen).expect("fen"),
                 &depth(d),
@@ -220,22 +220,28 @@ fn bolder_pruning_searches_fewer_nodes_and_keeps_the_forced_wins() {
             )
             .expect("a move")
     };
-    let plain = run(draughts::START_FEN, 10, 0);
-    for bits in [1, 2, 4, 6, 14] {
-        let bold = run(draughts::START_FEN, 10, bits);
+    let plain = run(draughts::START_FEN, 10, "none");
+    for prune in [
+        "deeper",
+        "futility",
+        "log",
+        "futility+log",
+        "futility+log+malus",
+    ] {
+        let bold = run(draughts::START_FEN, 10, prune);
         assert_eq!(bold.stats.depth, 10);
         assert!(Game::new().legal_moves().contains(&bold.best));
         assert!(
             bold.stats.nodes < plain.stats.nodes,
-            "prune={bits}: {} nodes against {}",
+            "prune={prune}: {} nodes against {}",
             bold.stats.nodes,
             plain.stats.nodes
         );
-        let mate = run("W:Wc3:Bd4", 4, bits);
+        let mate = run("W:Wc3:Bd4", 4, prune);
         assert_eq!(mate.best.text(), "c3:e5");
         assert_eq!(mate.value, WIN_SCORE - 1);
-        let ending = run("W:WKd4,c3,e3:Ba7", 12, bits);
-        assert!(ending.value > 200, "prune={bits}: {}", ending.value);
+        let ending = run("W:WKd4,c3,e3:Ba7", 12, prune);
+        assert!(ending.value > 200, "prune={prune}: {}", ending.value);
     }
 }
 
