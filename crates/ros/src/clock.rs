@@ -1,7 +1,6 @@
 //! Time as ROS messages carry it.
 
 use checkers_msgs::builtin_interfaces::msg::Time;
-use ros2_client::ROSTime;
 
 /// The system clock as a message stamp (for code that has no node at hand; a node's own clock,
 /// [`crate::Node::now`], follows `/clock` under `use_sim_time`).
@@ -12,14 +11,6 @@ pub fn system_now() -> Time {
     Time {
         sec: i32::try_from(since_epoch.as_secs()).unwrap_or(i32::MAX),
         nanosec: since_epoch.subsec_nanos(),
-    }
-}
-
-pub(crate) fn to_msg(t: ROSTime) -> Time {
-    let nanos = t.to_nanos();
-    Time {
-        sec: nanos.div_euclid(1_000_000_000) as i32,
-        nanosec: nanos.rem_euclid(1_000_000_000) as u32,
     }
 }
 

@@ -2,55 +2,19 @@
 //! `rcl_interfaces/msg/Log`), at the level `--ros-args --log-level` sets, so `ros2 topic echo
 //! /rosout` and rqt_console show our nodes like any other.
 //!
-//! [`init`] is the installer of the backend in use; the level and filtering rules here are
-//! shared by both backends.
+//! [`init`] is the installer of the backend in use (`dds_backend::logging`,
+//! `r2r_backend::logging`); the level and filtering rules here are shared by both.
 
-use std::cell::Cell;
 use std::fmt::Write as _;
 
-use ros2_client::builtin_interfaces::Time;
-use ros2_client::log::LogLevel;
-use ros2_client::{NodeLoggingHandle, RosoutRaw};
 use tracing::field::{Field, Visit};
-use tracing::{Event, Level, Subscriber};
-use tracing_subscriber::layer::{Context, SubscriberExt};
-use tracing_subscriber::util::SubscriberInitExt;
-use tracing_subscriber::{EnvFilter, Layer};
+use tracing::{Event, Level};
+use tracing_subscriber::EnvFilter;
 
 use crate::args::RosArgs;
-use crate::node::Node;
 
-thread_local! {
-    /// Set while a line is being published: the publisher's own logs must not loop back.
-    static PUBLISHING: Cell<bool> = const { Cell::new(false) };
-}
-
-#[cfg(not(feature = "r2r"))]
-pub use self::init_default as init;
-#[cfg(feature = "r2r")]
-pub use crate::r2r_backend::logging::init;
-
-/// Installs the process-wide logger for a node of the default backend. `RUST_LOG`, when set,
-/// refines the stderr filter (e.g. `RUST_LOG=rustdds=debug`). Does nothing if a logger is
-/// already installed.
-pub fn init_default(node: &Node) {
-    let level = level_for(node.args(), node.name());
-    let stderr = node.args().stdout_logs.then(|| {
-        tracing_subscriber::fmt::layer()
-            .with_writer(std::io::stderr)
-            .with_filter(stderr_filter(Some(level)))
-    });
-    let rosout = node.args().rosout_logs.then(|| RosoutLayer {
-        handle: node.logging_handle(),
-        name: logger_name(node),
-        max: level,
-    });
-    // Fails only when a logger exists already (several nodes in one test process): keep it.
-    let _ = tracing_subscriber::registry()
-        .with(stderr)
-        .with(rosout)
-        .try_init();
-}
+/// Installs the process-wide logger for a node of the backend in use.
+pub use crate::backend::logging::init;
 
 /// The crates whose logs are the node's own: they log at the node's level and reach `/rosout`.
 const OURS: [&str; 12] = [
@@ -130,50 +94,6 @@ pub fn level_for(args: &RosArgs, node_name: &str) -> Level {
         .find(|(n, _)| n.is_none())
         .and_then(|(_, l)| parse(l));
     specific.or(general).unwrap_or(Level::INFO)
-}
-
-/// rcl names a node's logger by its namespace and name joined with dots.
-fn logger_name(node: &Node) -> String {
-    let ns = node.namespace().trim_matches('/').replace('/', ".");
-    if ns.is_empty() {
-        node.name().to_string()
-    } else {
-        format!("{ns}.{}", node.name())
-    }
-}
-
-struct RosoutLayer {
-    handle: NodeLoggingHandle,
-    name: String,
-    max: Level,
-}
-
-impl<S: Subscriber> Layer<S> for RosoutLayer {
-    fn on_event(&self, event: &Event<'_>, _ctx: Context<'_, S>) {
-        let meta = event.metadata();
-        // In tracing, more verbose levels compare greater.
-        if *meta.level() > self.max || !is_ours(meta.target()) || PUBLISHING.with(Cell::get) {
-            return;
-        }
-        let text = message(event);
-        let level = match *meta.level() {
-            Level::ERROR => LogLevel::Error,
-            Level::WARN => LogLevel::Warn,
-            Level::INFO => LogLevel::Info,
-            _ => LogLevel::Debug,
-        };
-        PUBLISHING.with(|p| p.set(true));
-        self.handle.rosout_raw(
-            Time::now(),
-            level,
-            &self.name,
-            &text,
-            meta.file().unwrap_or(""),
-            meta.module_path().unwrap_or(""),
-            meta.line().unwrap_or(0),
-        );
-        PUBLISHING.with(|p| p.set(false));
-    }
 }
 
 /// The event's message, then its other fields as `name=value`.

@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use super::convert::{from_json, to_json};
 use super::node::{create_error, Node};
 use super::spin::Shared;
-use crate::action::GoalOutcome;
+use crate::goal::GoalOutcome;
 use crate::error::RosError;
 
 type Json = serde_json::Value;

@@ -13,7 +13,7 @@ use tokio::sync::watch;
 use super::convert::convert;
 use super::node::{create_error, Node};
 use super::spin::Shared;
-use crate::action::GoalOutcome;
+use crate::goal::GoalOutcome;
 use crate::error::RosError;
 
 /// An action with the type r2r generated for it, which r2r's servers need. Implemented for

@@ -1,4 +1,4 @@
-//! Backend 2: the same API as the default backend, over r2r (rcl and the ROS middleware), for a
+//! Backend 2: the same API as `dds_backend` (checked by `crate::api`), over r2r (rcl and the ROS middleware), for a
 //! robot with ROS 2 sourced. See `docs/r2r-backend.md`.
 //!
 //! r2r only knows the message types it generated at its own build time from the interface
@@ -24,9 +24,17 @@ mod qos;
 mod service;
 mod spin;
 
-pub use crate::action::GoalOutcome;
 pub use action_client::{ActionClient, GoalHandle};
 pub use action_server::{ActionServer, NewGoal, R2rAction, RunningGoal};
 pub use node::{Node, R2rParams};
 pub use pubsub::{Publisher, Subscription};
 pub use service::{R2rService, RequestId, ServiceClient, ServiceServer};
+
+/// The name of this backend, for code that must tell (`crate::BACKEND`).
+pub const BACKEND: &str = "r2r";
+
+/// A service type this backend can serve and call: those with r2r bindings.
+pub use service::R2rService as Service;
+
+/// An action type this backend can serve and call: those with r2r bindings.
+pub use action_server::R2rAction as Action;

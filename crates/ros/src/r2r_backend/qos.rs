@@ -1,4 +1,4 @@
-//! Our QoS profiles as rcl's, the same as the default backend's (`crate::qos`).
+//! Our QoS profiles (`crate::qos`) as rcl's, the same as ros2-client's (`dds_backend::qos`).
 
 use r2r::QosProfile;
 

@@ -14,10 +14,11 @@ use ros2_client::action::{
 use tokio::sync::{watch, Mutex};
 use tokio::time::Instant;
 
-use crate::discovery::ServerWatch;
+use super::discovery::ServerWatch;
 use crate::error::RosError;
+use crate::goal::GoalOutcome;
 use crate::tasks::Tasks;
-use crate::wire::Wire;
+use super::wire::Wire;
 
 type Inner<A> = AsyncActionServer<
     Wire<<A as ActionInterface>::Goal>,
@@ -36,14 +37,6 @@ const RESULT_PICKUP: Duration = Duration::from_secs(30);
 
 /// How often a client waiting for a result checks that the goal's server is still there.
 const SERVER_CHECK: Duration = Duration::from_millis(500);
-
-/// How a goal ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GoalOutcome {
-    Succeeded,
-    Canceled,
-    Aborted,
-}
 
 /// What a running goal's cancel request looks like to its executor: a flag for CPU-bound work
 /// that polls, and a watch for async work that awaits.

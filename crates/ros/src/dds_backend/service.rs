@@ -9,9 +9,9 @@ use ros2_client::{Client, RmwRequestId, Server};
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use crate::discovery::ServerWatch;
+use super::discovery::ServerWatch;
 use crate::error::RosError;
-use crate::wire::Wire;
+use super::wire::Wire;
 
 /// Identifies a request so its response can be sent later.
 #[derive(Debug, Clone, Copy)]

@@ -17,17 +17,18 @@ use ros2_client::{
     ServiceTypeName,
 };
 
-use crate::action::{ActionClient, ActionServer};
+use super::action::{ActionClient, ActionServer};
 use crate::args::RosArgs;
-use crate::clock;
-use crate::discovery::{Peers, ServerWatch};
+use super::clock;
+use super::discovery::{Peers, ServerWatch};
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
-use crate::qos::{self, Qos};
-use crate::service::{ServiceClient, ServiceServer};
+use super::qos;
+use crate::qos::Qos;
+use super::service::{ServiceClient, ServiceServer};
 use crate::tasks::{Closer, Tasks};
-use crate::wire::Wire;
+use super::wire::Wire;
 
 pub struct Node {
     inner: ros2_client::Node,
@@ -170,7 +171,7 @@ impl Node {
             .create_topic(
                 &name,
                 MessageTypeName::new(T::PACKAGE, T::NAME),
-                &qos.profile(),
+                &qos::profile(qos),
             )
             .map_err(|e| RosError::Create {
                 what: format!("topic {fqn}"),
@@ -187,7 +188,7 @@ impl Node {
         let (fqn, t) = self.topic::<T>(topic, qos)?;
         let inner = self
             .inner
-            .create_publisher::<Wire<T>>(&t, Some(qos.profile()))
+            .create_publisher::<Wire<T>>(&t, Some(qos::profile(qos)))
             .map_err(|e| RosError::Create {
                 what: format!("publisher on {fqn}"),
                 why: format!("{e:?}"),
@@ -208,7 +209,7 @@ impl Node {
         let (fqn, t) = self.topic::<T>(topic, qos)?;
         let inner = self
             .inner
-            .create_subscription::<Wire<T>>(&t, Some(qos.profile()))
+            .create_subscription::<Wire<T>>(&t, Some(qos::profile(qos)))
             .map_err(|e| RosError::Create {
                 what: format!("subscription to {fqn}"),
                 why: format!("{e:?}"),
@@ -228,7 +229,7 @@ impl Node {
         Ok((fqn, parsed))
     }
 
-    pub fn service_server<S: ServiceInterface>(
+    pub fn service_server<S: super::Service>(
         &mut self,
         name: &str,
     ) -> Result<ServiceServer<S>, RosError> {
@@ -275,7 +276,7 @@ impl Node {
         })
     }
 
-    pub fn action_server<A: ActionInterface>(
+    pub fn action_server<A: super::Action>(
         &mut self,
         name: &str,
     ) -> Result<ActionServer<A>, RosError> {
@@ -380,7 +381,7 @@ fn make_context(env: &RosEnv, enclave: Option<&str>) -> Result<Context, RosError
         what: format!("DDS participant on domain {}", env.domain_id),
         why,
     };
-    crate::type_hashes::announce_type_hashes();
+    super::type_hashes::announce_type_hashes();
     let mut builder = DomainParticipantBuilder::new(env.domain_id);
     if env.discovery != DiscoveryRange::Subnet {
         builder = builder.with_only_networks([IpAddr::V4(Ipv4Addr::LOCALHOST)]);
