@@ -15,8 +15,8 @@ macro_rules! same_api {
             use checkers_msgs::{ActionInterface, Interface, ServiceInterface};
             use futures::Stream;
 
-            use crate::$backend as b;
             use crate::env::RosEnv;
+            use crate::$backend as b;
             use crate::{Closer, GoalOutcome, ParamsGuard, Qos, RosArgs, RosError, ServeDeclared};
 
             fn params<P: ServeDeclared>(_: ParamsGuard<'_, P>) {}
@@ -24,7 +24,7 @@ macro_rules! same_api {
             const _: &str = b::BACKEND;
 
             #[allow(dead_code, clippy::too_many_arguments)]
-            async fn api<T: Interface, S: b::Service, A: b::Action>(
+            async fn api<T, S, A>(
                 args: RosArgs,
                 env: RosEnv,
                 msg: T,
@@ -38,8 +38,9 @@ macro_rules! same_api {
                 aborted: A::Result,
             ) -> Result<(), RosError>
             where
-                S: ServiceInterface,
-                A: ActionInterface,
+                T: Interface,
+                S: b::Service + ServiceInterface,
+                A: b::Action + ActionInterface,
             {
                 let _: Result<b::Node, RosError> = b::Node::from_env("name");
                 let mut node: b::Node = b::Node::new("name", args, env)?;
@@ -55,7 +56,8 @@ macro_rules! same_api {
                 let _: &str = publisher.topic();
                 let _: bool = publisher.wait_for_subscribers(Duration::ZERO).await;
                 publisher.publish(msg).await?;
-                let subscription: b::Subscription<T> = node.subscription::<T>("topic", Qos::Sensor)?;
+                let subscription: b::Subscription<T> =
+                    node.subscription::<T>("topic", Qos::Sensor)?;
                 let _: &str = subscription.topic();
                 let _: Pin<Box<dyn Stream<Item = T> + Send + '_>> = subscription.stream();
 
@@ -70,7 +72,9 @@ macro_rules! same_api {
                 let _: &str = client.name();
                 let _: bool = client.wait_for_service(Duration::ZERO).await;
                 let _: S::Response = client.call(request, Duration::ZERO).await?;
-                let _: S::Response = client.call_retrying(request_again, Duration::ZERO, 1).await?;
+                let _: S::Response = client
+                    .call_retrying(request_again, Duration::ZERO, 1)
+                    .await?;
 
                 let actions: b::ActionServer<A> = node.action_server::<A>("action")?;
                 let _: &str = actions.name();

@@ -15,10 +15,10 @@ use tokio::sync::{watch, Mutex};
 use tokio::time::Instant;
 
 use super::discovery::ServerWatch;
+use super::wire::Wire;
 use crate::error::RosError;
 use crate::goal::GoalOutcome;
 use crate::tasks::Tasks;
-use super::wire::Wire;
 
 type Inner<A> = AsyncActionServer<
     Wire<<A as ActionInterface>::Goal>,

@@ -10,3 +10,15 @@ pub(crate) fn to_msg(t: ROSTime) -> Time {
         nanosec: nanos.rem_euclid(1_000_000_000) as u32,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nanoseconds_split_into_seconds_and_remainder() {
+        let t = to_msg(ROSTime::from_nanos(1_700_000_000_250_000_000));
+        assert_eq!((t.sec, t.nanosec), (1_700_000_000, 250_000_000));
+        assert!((crate::clock::seconds(&t) - 1_700_000_000.25).abs() < 1e-6);
+    }
+}

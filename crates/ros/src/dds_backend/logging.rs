@@ -84,4 +84,3 @@ impl<S: Subscriber> Layer<S> for RosoutLayer {
         PUBLISHING.with(|p| p.set(false));
     }
 }
-

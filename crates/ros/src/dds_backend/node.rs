@@ -18,17 +18,17 @@ use ros2_client::{
 };
 
 use super::action::{ActionClient, ActionServer};
-use crate::args::RosArgs;
 use super::clock;
 use super::discovery::{Peers, ServerWatch};
+use super::qos;
+use super::service::{ServiceClient, ServiceServer};
+use super::wire::Wire;
+use crate::args::RosArgs;
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
-use super::qos;
 use crate::qos::Qos;
-use super::service::{ServiceClient, ServiceServer};
 use crate::tasks::{Closer, Tasks};
-use super::wire::Wire;
 
 pub struct Node {
     inner: ros2_client::Node,

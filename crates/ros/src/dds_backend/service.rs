@@ -10,8 +10,8 @@ use tokio::sync::Mutex;
 use tokio::time::Instant;
 
 use super::discovery::ServerWatch;
-use crate::error::RosError;
 use super::wire::Wire;
+use crate::error::RosError;
 
 /// Identifies a request so its response can be sent later.
 #[derive(Debug, Clone, Copy)]

@@ -15,8 +15,8 @@ use tokio::time::Instant;
 use super::convert::{from_json, to_json};
 use super::node::{create_error, Node};
 use super::spin::Shared;
-use crate::goal::GoalOutcome;
 use crate::error::RosError;
+use crate::goal::GoalOutcome;
 
 type Json = serde_json::Value;
 type ResultFuture =

@@ -13,8 +13,8 @@ use tokio::sync::watch;
 use super::convert::convert;
 use super::node::{create_error, Node};
 use super::spin::Shared;
-use crate::goal::GoalOutcome;
 use crate::error::RosError;
+use crate::goal::GoalOutcome;
 
 /// An action with the type r2r generated for it, which r2r's servers need. Implemented for
 /// every `checkers_msgs` action where r2r generated `r2r::checkers_msgs` (see `bindings`).
