@@ -24,6 +24,7 @@ pub mod error;
 mod goal;
 pub mod logging;
 pub mod names;
+mod node_core;
 mod node_error;
 pub mod params;
 pub mod qos;

@@ -26,26 +26,22 @@ use super::wire::Wire;
 use crate::args::RosArgs;
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
+use crate::node_core::NodeCore;
 use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
 use crate::qos::Qos;
-use crate::tasks::{Closer, Tasks};
+use crate::tasks::Closer;
 
 pub struct Node {
     inner: ros2_client::Node,
     context: Context,
-    args: RosArgs,
-    original_name: String,
-    name: String,
-    namespace: String,
-    params: Params,
-    tasks: Tasks,
+    core: NodeCore,
 }
 
 impl std::fmt::Debug for Node {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node")
-            .field("name", &self.name)
-            .field("namespace", &self.namespace)
+            .field("name", &self.core.name)
+            .field("namespace", &self.core.namespace)
             .finish()
     }
 }
@@ -58,26 +54,17 @@ impl Node {
     }
 
     pub fn new(default_name: &str, args: RosArgs, env: RosEnv) -> Result<Node, RosError> {
-        args.validate(default_name)?;
-        let name = args.node_name(default_name);
-        let namespace = args.namespace(default_name, "/");
-        let fqn = if namespace == "/" {
-            format!("/{name}")
-        } else {
-            format!("{namespace}/{name}")
-        };
-        let mut params = args.params(&fqn)?;
-        // Every rcl node has it; true makes the node's clock follow /clock.
-        let use_sim_time = params.declare("use_sim_time", false)?;
-        let context = make_context(&env, args.enclave.as_deref())?;
-        let node_name = NodeName::new(&namespace, &name).map_err(|e| RosError::Name {
+        let core = NodeCore::new(default_name, args)?;
+        let fqn = core.fqn.clone();
+        let context = make_context(&env, core.args.enclave.as_deref())?;
+        let node_name = NodeName::new(&core.namespace, &core.name).map_err(|e| RosError::Name {
             name: fqn.clone(),
             why: format!("{e:?}"),
         })?;
         let mut inner = context
             .new_node(
                 node_name,
-                NodeOptions::new().enable_rosout(args.rosout_logs),
+                NodeOptions::new().enable_rosout(core.args.rosout_logs),
             )
             .map_err(|e| RosError::Create {
                 what: format!("node {fqn}"),
@@ -87,13 +74,12 @@ impl Node {
             what: format!("spinner of {fqn}"),
             why: format!("{e:?}"),
         })?;
-        let tasks = Tasks::default();
-        tasks.spawn_last(async move {
+        core.tasks.spawn_last(async move {
             if let Err(e) = spinner.spin().await {
                 tracing::error!("node spinner stopped: {e:?}");
             }
         });
-        if use_sim_time {
+        if core.use_sim_time {
             // ros2-client follows /clock itself once its own copy of the parameter is set.
             inner
                 .set_parameter("use_sim_time", ros2_client::ParameterValue::Boolean(true))
@@ -105,24 +91,19 @@ impl Node {
         Ok(Node {
             inner,
             context,
-            args,
-            original_name: default_name.to_string(),
-            name,
-            namespace,
-            params,
-            tasks,
+            core,
         })
     }
 
     /// Runs `task` (one that holds this node's publishers, subscriptions or servers) until it
     /// ends or the node is closed, so that its entities go before the participant.
     pub fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
-        self.tasks.spawn(task);
+        self.core.tasks.spawn(task);
     }
 
     /// What ends this node in order once it is dropped: its tasks, then its participant.
     pub fn closer(&self) -> Closer {
-        Closer::new(self.tasks.clone(), Box::new(self.context.clone()))
+        Closer::new(self.core.tasks.clone(), Box::new(self.context.clone()))
     }
 
     /// Ends this node in order now: it is dropped, then its tasks stop, then its participant goes.
@@ -133,27 +114,26 @@ impl Node {
     }
 
     pub fn name(&self) -> &str {
-        &self.name
+        &self.core.name
     }
 
     pub fn namespace(&self) -> &str {
-        &self.namespace
+        &self.core.namespace
     }
 
     pub(crate) fn args(&self) -> &RosArgs {
-        &self.args
+        &self.core.args
     }
 
     /// The node's parameters. What is declared through the returned guard is published to
     /// ROS 2's parameter services when the guard is dropped (see [`ParamsGuard`]).
     pub fn params(&mut self) -> ParamsGuard<'_, DdsParams<'_>> {
-        ParamsGuard::new(&mut self.params, DdsParams(&self.inner))
+        ParamsGuard::new(&mut self.core.params, DdsParams(&self.inner))
     }
 
     /// The fully qualified name `topic` resolves to for this node (expansion, then remaps).
     pub fn resolve(&self, topic: &str) -> String {
-        self.args
-            .resolve(topic, &self.original_name, &self.name, &self.namespace)
+        self.core.resolve(topic)
     }
 
     fn topic<T: Interface>(
@@ -296,7 +276,7 @@ impl Node {
         Ok(ActionServer::new(
             AsyncActionServer::new(inner),
             fqn,
-            self.tasks.clone(),
+            self.core.tasks.clone(),
         ))
     }
 

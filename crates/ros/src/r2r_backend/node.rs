@@ -13,8 +13,9 @@ use crate::args::RosArgs;
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::names;
+use crate::node_core::NodeCore;
 use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
-use crate::tasks::{Closer, Tasks};
+use crate::tasks::Closer;
 use indexmap::IndexMap;
 use r2r::{ParameterValue, RosParams};
 
@@ -22,22 +23,17 @@ pub struct Node {
     pub(super) shared: Arc<Shared>,
     clock: Arc<Mutex<r2r::Clock>>,
     logger: String,
-    args: RosArgs,
-    original_name: String,
-    name: String,
-    namespace: String,
-    params: Params,
+    core: NodeCore,
     /// What the node's parameter services serve (r2r's handler reads both).
     served: Arc<Mutex<ServedParams>>,
     served_map: Arc<Mutex<IndexMap<String, r2r::Parameter>>>,
-    tasks: Tasks,
 }
 
 impl std::fmt::Debug for Node {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node")
-            .field("name", &self.name)
-            .field("namespace", &self.namespace)
+            .field("name", &self.core.name)
+            .field("namespace", &self.core.namespace)
             .finish()
     }
 }
@@ -60,17 +56,9 @@ impl Node {
     /// arguments, so pass those (as [`from_env`](Self::from_env) does). `env` is given to rcl
     /// through the process environment, which is set when it differs (see `make_rcl_see`).
     pub fn new(default_name: &str, args: RosArgs, env: RosEnv) -> Result<Node, RosError> {
-        args.validate(default_name)?;
-        let name = args.node_name(default_name);
-        let namespace = args.namespace(default_name, "/");
-        let fqn = if namespace == "/" {
-            format!("/{name}")
-        } else {
-            format!("{namespace}/{name}")
-        };
-        let mut params = args.params(&fqn)?;
-        let use_sim_time = params.declare("use_sim_time", false)?;
-        make_rcl_see(&env, args.enclave.as_deref())?;
+        let core = NodeCore::new(default_name, args)?;
+        let fqn = core.fqn.clone();
+        make_rcl_see(&env, core.args.enclave.as_deref())?;
         let context =
             r2r::Context::create().map_err(|e| create_error("the rcl context".into(), e))?;
         // Given its original name, rcl applies the `__node`/`__ns` remaps itself, node-specific
@@ -79,14 +67,14 @@ impl Node {
             .map_err(|e| create_error(format!("node {fqn}"), e))?;
         let seen = (inner.name(), inner.namespace());
         if let (Ok(n), Ok(ns)) = seen {
-            if n != name || ns != namespace {
+            if n != core.name || ns != core.namespace {
                 tracing::warn!(
                     node = %fqn,
                     "rcl named this node {ns}/{n}: its arguments differ from the process's"
                 );
             }
         }
-        if use_sim_time {
+        if core.use_sim_time {
             follow_clock(&mut inner, &fqn)?;
         }
         let served = Arc::new(Mutex::new(ServedParams::default()));
@@ -94,8 +82,7 @@ impl Node {
         let (handler, _events) = inner
             .make_derived_parameter_handler(Arc::clone(&served) as Arc<Mutex<dyn RosParams + Send>>)
             .map_err(|e| create_error(format!("parameter services of {fqn}"), e))?;
-        let tasks = Tasks::default();
-        tasks.spawn(handler);
+        core.tasks.spawn(handler);
         let clock = inner.get_ros_clock();
         let logger = inner.logger().to_string();
         tracing::debug!(node = %fqn, domain = env.domain_id, "r2r node created");
@@ -104,26 +91,21 @@ impl Node {
             shared,
             clock,
             logger,
-            args,
-            original_name: default_name.to_string(),
-            name,
-            namespace,
-            params,
+            core,
             served,
             served_map,
-            tasks,
         })
     }
 
     /// Runs `task` (one that holds this node's publishers, subscriptions or servers) until it
     /// ends or the node is closed.
     pub fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
-        self.tasks.spawn(task);
+        self.core.tasks.spawn(task);
     }
 
     /// What ends this node in order once it is dropped: its tasks, then the rcl node.
     pub fn closer(&self) -> Closer {
-        Closer::new(self.tasks.clone(), Box::new(Arc::clone(&self.shared)))
+        Closer::new(self.core.tasks.clone(), Box::new(Arc::clone(&self.shared)))
     }
 
     /// Ends this node in order now: it is dropped, then its tasks stop, then its rcl node goes.
@@ -134,15 +116,15 @@ impl Node {
     }
 
     pub fn name(&self) -> &str {
-        &self.name
+        &self.core.name
     }
 
     pub fn namespace(&self) -> &str {
-        &self.namespace
+        &self.core.namespace
     }
 
     pub(crate) fn args(&self) -> &RosArgs {
-        &self.args
+        &self.core.args
     }
 
     /// rcl's name for the node's logger, the one `/rosout` lines carry.
@@ -157,14 +139,13 @@ impl Node {
             served: &self.served,
             served_map: &self.served_map,
         };
-        ParamsGuard::new(&mut self.params, server)
+        ParamsGuard::new(&mut self.core.params, server)
     }
 
     /// The fully qualified name `topic` resolves to for this node (expansion, then remaps), as
     /// rcl resolves it.
     pub fn resolve(&self, topic: &str) -> String {
-        self.args
-            .resolve(topic, &self.original_name, &self.name, &self.namespace)
+        self.core.resolve(topic)
     }
 
     /// Checks `name` as the default backend does and resolves it. rcl is given `name` itself,
@@ -189,7 +170,7 @@ impl Node {
         match now {
             Ok(t) => to_msg(t),
             Err(e) => {
-                tracing::warn!(node = %self.name, "rcl's clock failed ({e}): using the system clock");
+                tracing::warn!(node = %self.core.name, "rcl's clock failed ({e}): using the system clock");
                 crate::clock::system_now()
             }
         }
