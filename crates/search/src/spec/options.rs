@@ -38,14 +38,106 @@ pub trait Options: Default + 'static {
     }
 }
 
-const SEED_DOC: &str = "a whole number: the random choices (default 1)";
-const TIME_DOC: &str = "a duration (`500ms`, `1s`, `0.5`): the time for a move";
-const DEPTH_DOC: &str = "1 to 100 plies: the depth to search to";
-const THREADS_DOC: &str = "1 to 64: search threads";
-const ENDGAME_DOC: &str = "0 (none) to 5 pieces: the endgame database to read";
-const BOOK_DOC: &str = "1 or 0: plays from the opening book while the position is in it";
-const PONDER_DOC: &str = "1 or 0: thinks on the opponent's time where the caller lets it";
-const SIMS_DOC: &str = "a whole number above 0: simulations a move";
+/// The keys several planners take, each written once; the spec type it is used for needs the
+/// field of the same name.
+macro_rules! key {
+    (depth) => {
+        Key {
+            name: "depth",
+            param: "depth",
+            doc: "1 to 100 plies: the depth to search to",
+            set: |s, v| {
+                s.depth = Some(depth(v)?);
+                Ok(())
+            },
+            get: |s| s.depth.map(|d| d.to_string()),
+        }
+    };
+    (time) => {
+        Key {
+            name: "time",
+            param: "time",
+            doc: "a duration (`500ms`, `1s`, `0.5`): the time for a move",
+            set: |s, v| {
+                s.time = Some(parse_duration(v)?);
+                Ok(())
+            },
+            get: |s| s.time.map(format_duration),
+        }
+    };
+    (sims) => {
+        Key {
+            name: "sims",
+            param: "sims",
+            doc: "a whole number above 0: simulations a move",
+            set: |s, v| {
+                s.sims = Some(sims(v)?);
+                Ok(())
+            },
+            get: |s| s.sims.map(|n| n.to_string()),
+        }
+    };
+    (threads) => {
+        Key {
+            name: "threads",
+            param: "threads",
+            doc: "1 to 64: search threads",
+            set: |s, v| {
+                s.threads = Some(threads(v)?);
+                Ok(())
+            },
+            get: |s| s.threads.map(|n| n.to_string()),
+        }
+    };
+    (endgame) => {
+        Key {
+            name: "endgame",
+            param: "endgame_pieces",
+            doc: "0 (none) to 5 pieces: the endgame database to read",
+            set: |s, v| {
+                s.endgame = endgame(v)?;
+                Ok(())
+            },
+            get: |s| (s.endgame != 0).then(|| s.endgame.to_string()),
+        }
+    };
+    (book) => {
+        Key {
+            name: "book",
+            param: "book",
+            doc: "1 or 0: plays from the opening book while the position is in it",
+            set: |s, v| {
+                s.book = switch(v)?;
+                Ok(())
+            },
+            get: |s| shown_switch(s.book),
+        }
+    };
+    (ponder) => {
+        Key {
+            name: "ponder",
+            param: "ponder",
+            doc: "1 or 0: thinks on the opponent's time where the caller lets it",
+            set: |s, v| {
+                s.ponder = switch(v)?;
+                Ok(())
+            },
+            get: |s| shown_switch(s.ponder),
+        }
+    };
+    (seed) => {
+        Key {
+            name: "seed",
+            param: "seed",
+            doc: "a whole number: the random choices (default 1)",
+            set: |s, v| {
+                s.seed = seed_of(v)?;
+                Ok(())
+            },
+            get: |s| (s.seed != 1).then(|| s.seed.to_string()),
+        }
+    };
+}
 
 fn sims(v: &str) -> Result<u64, Why> {
     count_in(v, 1, u64::MAX, "at least one simulation")
@@ -68,16 +160,7 @@ impl Default for SeedSpec {
 }
 
 impl Options for SeedSpec {
-    const KEYS: &'static [Key<Self>] = &[Key {
-        name: "seed",
-        param: "seed",
-        doc: SEED_DOC,
-        set: |s, v| {
-            s.seed = seed_of(v)?;
-            Ok(())
-        },
-        get: |s| (s.seed != 1).then(|| s.seed.to_string()),
-    }];
+    const KEYS: &'static [Key<Self>] = &[key!(seed)];
     fn limits(&self) -> Limits {
         Limits::default()
     }
@@ -106,28 +189,7 @@ impl Default for MinimaxSpec {
 }
 
 impl Options for MinimaxSpec {
-    const KEYS: &'static [Key<Self>] = &[
-        Key {
-            name: "depth",
-            param: "depth",
-            doc: DEPTH_DOC,
-            set: |s, v| {
-                s.depth = Some(depth(v)?);
-                Ok(())
-            },
-            get: |s| s.depth.map(|d| d.to_string()),
-        },
-        Key {
-            name: "seed",
-            param: "seed",
-            doc: SEED_DOC,
-            set: |s, v| {
-                s.seed = seed_of(v)?;
-                Ok(())
-            },
-            get: |s| (s.seed != 1).then(|| s.seed.to_string()),
-        },
-    ];
+    const KEYS: &'static [Key<Self>] = &[key!(depth), key!(seed)];
     fn limits(&self) -> Limits {
         Limits {
             depth: self.depth,
@@ -186,26 +248,8 @@ impl Default for AlphaBetaSpec {
 
 impl Options for AlphaBetaSpec {
     const KEYS: &'static [Key<Self>] = &[
-        Key {
-            name: "depth",
-            param: "depth",
-            doc: DEPTH_DOC,
-            set: |s, v| {
-                s.depth = Some(depth(v)?);
-                Ok(())
-            },
-            get: |s| s.depth.map(|d| d.to_string()),
-        },
-        Key {
-            name: "time",
-            param: "time",
-            doc: TIME_DOC,
-            set: |s, v| {
-                s.time = Some(parse_duration(v)?);
-                Ok(())
-            },
-            get: |s| s.time.map(format_duration),
-        },
+        key!(depth),
+        key!(time),
         Key {
             name: "nodes",
             param: "nodes",
@@ -216,26 +260,8 @@ impl Options for AlphaBetaSpec {
             },
             get: |s| s.nodes.map(|n| n.to_string()),
         },
-        Key {
-            name: "threads",
-            param: "threads",
-            doc: THREADS_DOC,
-            set: |s, v| {
-                s.threads = Some(threads(v)?);
-                Ok(())
-            },
-            get: |s| s.threads.map(|n| n.to_string()),
-        },
-        Key {
-            name: "endgame",
-            param: "endgame_pieces",
-            doc: ENDGAME_DOC,
-            set: |s, v| {
-                s.endgame = endgame(v)?;
-                Ok(())
-            },
-            get: |s| (s.endgame != 0).then(|| s.endgame.to_string()),
-        },
+        key!(threads),
+        key!(endgame),
         Key {
             name: "net",
             param: "eval_net",
@@ -278,36 +304,9 @@ impl Options for AlphaBetaSpec {
             },
             get: |s| (s.contempt != 0).then(|| s.contempt.to_string()),
         },
-        Key {
-            name: "book",
-            param: "book",
-            doc: BOOK_DOC,
-            set: |s, v| {
-                s.book = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.book),
-        },
-        Key {
-            name: "ponder",
-            param: "ponder",
-            doc: PONDER_DOC,
-            set: |s, v| {
-                s.ponder = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.ponder),
-        },
-        Key {
-            name: "seed",
-            param: "seed",
-            doc: SEED_DOC,
-            set: |s, v| {
-                s.seed = seed_of(v)?;
-                Ok(())
-            },
-            get: |s| (s.seed != 1).then(|| s.seed.to_string()),
-        },
+        key!(book),
+        key!(ponder),
+        key!(seed),
     ];
     fn limits(&self) -> Limits {
         Limits {
@@ -350,48 +349,7 @@ impl Default for MctsSpec {
 }
 
 impl Options for MctsSpec {
-    const KEYS: &'static [Key<Self>] = &[
-        Key {
-            name: "time",
-            param: "time",
-            doc: TIME_DOC,
-            set: |s, v| {
-                s.time = Some(parse_duration(v)?);
-                Ok(())
-            },
-            get: |s| s.time.map(format_duration),
-        },
-        Key {
-            name: "sims",
-            param: "sims",
-            doc: SIMS_DOC,
-            set: |s, v| {
-                s.sims = Some(sims(v)?);
-                Ok(())
-            },
-            get: |s| s.sims.map(|n| n.to_string()),
-        },
-        Key {
-            name: "threads",
-            param: "threads",
-            doc: THREADS_DOC,
-            set: |s, v| {
-                s.threads = Some(threads(v)?);
-                Ok(())
-            },
-            get: |s| s.threads.map(|n| n.to_string()),
-        },
-        Key {
-            name: "seed",
-            param: "seed",
-            doc: SEED_DOC,
-            set: |s, v| {
-                s.seed = seed_of(v)?;
-                Ok(())
-            },
-            get: |s| (s.seed != 1).then(|| s.seed.to_string()),
-        },
-    ];
+    const KEYS: &'static [Key<Self>] = &[key!(time), key!(sims), key!(threads), key!(seed)];
     fn limits(&self) -> Limits {
         Limits {
             time: self.time,
@@ -469,56 +427,11 @@ impl Options for ZeroSpec {
             },
             get: |s| Some(s.generation.to_string()),
         },
-        Key {
-            name: "time",
-            param: "time",
-            doc: TIME_DOC,
-            set: |s, v| {
-                s.time = Some(parse_duration(v)?);
-                Ok(())
-            },
-            get: |s| s.time.map(format_duration),
-        },
-        Key {
-            name: "sims",
-            param: "sims",
-            doc: SIMS_DOC,
-            set: |s, v| {
-                s.sims = Some(sims(v)?);
-                Ok(())
-            },
-            get: |s| s.sims.map(|n| n.to_string()),
-        },
-        Key {
-            name: "endgame",
-            param: "endgame_pieces",
-            doc: ENDGAME_DOC,
-            set: |s, v| {
-                s.endgame = endgame(v)?;
-                Ok(())
-            },
-            get: |s| (s.endgame != 0).then(|| s.endgame.to_string()),
-        },
-        Key {
-            name: "book",
-            param: "book",
-            doc: BOOK_DOC,
-            set: |s, v| {
-                s.book = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.book),
-        },
-        Key {
-            name: "ponder",
-            param: "ponder",
-            doc: PONDER_DOC,
-            set: |s, v| {
-                s.ponder = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.ponder),
-        },
+        key!(time),
+        key!(sims),
+        key!(endgame),
+        key!(book),
+        key!(ponder),
         Key {
             name: "forced",
             param: "forced",
@@ -594,16 +507,7 @@ impl Options for ZeroSpec {
             },
             get: |s| shown_hundredths(s.rollout),
         },
-        Key {
-            name: "seed",
-            param: "seed",
-            doc: SEED_DOC,
-            set: |s, v| {
-                s.seed = seed_of(v)?;
-                Ok(())
-            },
-            get: |s| (s.seed != 1).then(|| s.seed.to_string()),
-        },
+        key!(seed),
     ];
     fn limits(&self) -> Limits {
         Limits {
