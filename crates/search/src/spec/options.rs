@@ -41,6 +41,30 @@ pub trait Options: Default + 'static {
 /// The keys several planners take, each written once; the spec type it is used for needs the
 /// field of the same name.
 macro_rules! key {
+    (switch $field:ident, $name:literal, $param:literal, $doc:literal) => {
+        Key {
+            name: $name,
+            param: $param,
+            doc: $doc,
+            set: |s, v| {
+                s.$field = switch(v)?;
+                Ok(())
+            },
+            get: |s| shown_switch(s.$field),
+        }
+    };
+    (hundredths $field:ident, $name:literal, $lo:literal, $hi:literal, $why:literal, $doc:literal) => {
+        Key {
+            name: $name,
+            param: $name,
+            doc: $doc,
+            set: |s, v| {
+                s.$field = Some(hundredths(v, $lo, $hi, $why)?);
+                Ok(())
+            },
+            get: |s| shown_hundredths(s.$field),
+        }
+    };
     (depth) => {
         Key {
             name: "depth",
@@ -102,28 +126,10 @@ macro_rules! key {
         }
     };
     (book) => {
-        Key {
-            name: "book",
-            param: "book",
-            doc: "1 or 0: plays from the opening book while the position is in it",
-            set: |s, v| {
-                s.book = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.book),
-        }
+        key!(switch book, "book", "book", "1 or 0: plays from the opening book while the position is in it")
     };
     (ponder) => {
-        Key {
-            name: "ponder",
-            param: "ponder",
-            doc: "1 or 0: thinks on the opponent's time where the caller lets it",
-            set: |s, v| {
-                s.ponder = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.ponder),
-        }
+        key!(switch ponder, "ponder", "ponder", "1 or 0: thinks on the opponent's time where the caller lets it")
     };
     (seed) => {
         Key {
@@ -262,26 +268,8 @@ impl Options for AlphaBetaSpec {
         },
         key!(threads),
         key!(endgame),
-        Key {
-            name: "net",
-            param: "eval_net",
-            doc: "1 or 0: adds the learned correction to the evaluation",
-            set: |s, v| {
-                s.net = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.net),
-        },
-        Key {
-            name: "patterns",
-            param: "eval_patterns",
-            doc: "1 or 0: evaluates with the pattern evaluation",
-            set: |s, v| {
-                s.patterns = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.patterns),
-        },
+        key!(switch net, "net", "eval_net", "1 or 0: adds the learned correction to the evaluation"),
+        key!(switch patterns, "patterns", "eval_patterns", "1 or 0: evaluates with the pattern evaluation"),
         Key {
             name: "prune",
             param: "prune",
@@ -443,70 +431,12 @@ impl Options for ZeroSpec {
             },
             get: |s| s.forced.map(|n| n.to_string()),
         },
-        Key {
-            name: "gumbel",
-            param: "gumbel",
-            doc: "1 or 0: chooses at the root by Gumbel sequential halving (with `sims` only)",
-            set: |s, v| {
-                s.gumbel = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.gumbel),
-        },
-        Key {
-            name: "solve",
-            param: "solve",
-            doc: "1 or 0: proves wins, losses and draws up the tree",
-            set: |s, v| {
-                s.solve = switch(v)?;
-                Ok(())
-            },
-            get: |s| shown_switch(s.solve),
-        },
-        Key {
-            name: "cpuct",
-            param: "cpuct",
-            doc: "a decimal from 0.01 to 10: PUCT's exploration constant",
-            set: |s, v| {
-                let why = "cpuct must be a decimal from 0.01 to 10";
-                s.cpuct = Some(hundredths(v, 1, 1000, why)?);
-                Ok(())
-            },
-            get: |s| shown_hundredths(s.cpuct),
-        },
-        Key {
-            name: "fpu",
-            param: "fpu",
-            doc: "a decimal from 0 to 2: the first-play reduction",
-            set: |s, v| {
-                let why = "fpu must be a decimal from 0 to 2";
-                s.fpu = Some(hundredths(v, 0, 200, why)?);
-                Ok(())
-            },
-            get: |s| shown_hundredths(s.fpu),
-        },
-        Key {
-            name: "pst",
-            param: "pst",
-            doc: "a decimal from 0.1 to 10: the policy's softmax temperature",
-            set: |s, v| {
-                let why = "pst must be a decimal from 0.1 to 10";
-                s.pst = Some(hundredths(v, 10, 1000, why)?);
-                Ok(())
-            },
-            get: |s| shown_hundredths(s.pst),
-        },
-        Key {
-            name: "rollout",
-            param: "rollout",
-            doc: "a decimal from 0 to 1: the share of a random playout in a leaf's value",
-            set: |s, v| {
-                let why = "rollout must be a decimal from 0 to 1";
-                s.rollout = Some(hundredths(v, 0, 100, why)?);
-                Ok(())
-            },
-            get: |s| shown_hundredths(s.rollout),
-        },
+        key!(switch gumbel, "gumbel", "gumbel", "1 or 0: chooses at the root by Gumbel sequential halving (with `sims` only)"),
+        key!(switch solve, "solve", "solve", "1 or 0: proves wins, losses and draws up the tree"),
+        key!(hundredths cpuct, "cpuct", 1, 1000, "cpuct must be a decimal from 0.01 to 10", "a decimal from 0.01 to 10: PUCT's exploration constant"),
+        key!(hundredths fpu, "fpu", 0, 200, "fpu must be a decimal from 0 to 2", "a decimal from 0 to 2: the first-play reduction"),
+        key!(hundredths pst, "pst", 10, 1000, "pst must be a decimal from 0.1 to 10", "a decimal from 0.1 to 10: the policy's softmax temperature"),
+        key!(hundredths rollout, "rollout", 0, 100, "rollout must be a decimal from 0 to 1", "a decimal from 0 to 1: the share of a random playout in a leaf's value"),
         key!(seed),
     ];
     fn limits(&self) -> Limits {
