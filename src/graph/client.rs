@@ -27,8 +27,9 @@ use std::time::Duration;
 use checkers_msgs::msg::{Evaluation, FaceExpression, GameEvent, GameState};
 use checkers_msgs::srv::{
     Hint, Hint_Request, Hint_Response, HumanMove, HumanMove_Request, HumanMove_Response, NewGame,
-    NewGame_Request, Resign, Resign_Request, ResolveAmbiguity, ResolveAmbiguity_Request, ScanBoard,
-    ScanBoard_Request, TakeBack, TakeBack_Request,
+    NewGame_Request, NewGame_Response, Resign, Resign_Request, Resign_Response, ResolveAmbiguity,
+    ResolveAmbiguity_Request, ResolveAmbiguity_Response, ScanBoard, ScanBoard_Request,
+    ScanBoard_Response, TakeBack, TakeBack_Request, TakeBack_Response,
 };
 use checkers_msgs::std_msgs::msg::String as StringMsg;
 use futures::StreamExt;
@@ -296,14 +297,10 @@ impl GraphClient {
             error,
             press_confirm: confirm,
         };
-        let r = call(&self.human, "/sim/human_move", req).await?;
-        if !r.success {
-            return Err(GraphError::Refused {
-                what: format!("the simulated human did not play {text:?}"),
-                message: r.message,
-            });
-        }
-        Ok(r)
+        call_ok(&self.human, "/sim/human_move", req, || {
+            format!("the simulated human did not play {text:?}")
+        })
+        .await
     }
 
     /// `/game/new`: `robot_color` is `NewGame_Request::SIDE_*`, `level` "" keeps the current
@@ -314,63 +311,56 @@ impl GraphClient {
             level: level.to_string(),
             fen: fen.to_string(),
         };
-        let r = call(&self.new, "/game/new", req).await?;
-        if !r.success {
-            return Err(GraphError::Refused {
-                what: "/game/new refused".into(),
-                message: r.message,
-            });
-        }
+        let r = call_ok(&self.new, "/game/new", req, || "/game/new refused".into()).await?;
         Ok(r.message)
     }
 
     /// `/game/hint`: the planner's move for the human, searched for `time_budget_s` (0: the
     /// arbiter's own setting).
     pub async fn hint(&self, time_budget_s: f32) -> Result<Hint_Response> {
-        let r = call(&self.hint, "/game/hint", Hint_Request { time_budget_s }).await?;
-        if !r.success {
-            return Err(GraphError::Refused {
-                what: "no hint".into(),
-                message: r.message,
-            });
-        }
-        Ok(r)
+        call_ok(
+            &self.hint,
+            "/game/hint",
+            Hint_Request { time_budget_s },
+            || "no hint".into(),
+        )
+        .await
     }
 
     /// `/board/scan`: the board's occupancy now (bit n-1 = square n).
     pub async fn scan(&self) -> Result<u32> {
-        let r = call(&self.scan, "/board/scan", ScanBoard_Request::default()).await?;
-        if !r.success {
-            return Err(GraphError::Refused {
-                what: "/board/scan failed".into(),
-                message: r.message,
-            });
-        }
+        let r = call_ok(
+            &self.scan,
+            "/board/scan",
+            ScanBoard_Request::default(),
+            || "/board/scan failed".into(),
+        )
+        .await?;
         Ok(r.occupancy.occupied)
     }
 
     /// `/game/takeback`: `plies` taken back (0: the last pair). The answer says what the human
     /// must put right.
     pub async fn take_back(&self, plies: u8) -> Result<String> {
-        let r = call(&self.takeback, "/game/takeback", TakeBack_Request { plies }).await?;
-        if !r.success {
-            return Err(GraphError::Refused {
-                what: "no take-back".into(),
-                message: r.message,
-            });
-        }
+        let r = call_ok(
+            &self.takeback,
+            "/game/takeback",
+            TakeBack_Request { plies },
+            || "no take-back".into(),
+        )
+        .await?;
         Ok(r.message)
     }
 
     /// `/game/resign` for `side` (`Resign_Request::SIDE_*`).
     pub async fn resign(&self, side: u8) -> Result<String> {
-        let r = call(&self.resign, "/game/resign", Resign_Request { side }).await?;
-        if !r.success {
-            return Err(GraphError::Refused {
-                what: "/game/resign refused".into(),
-                message: r.message,
-            });
-        }
+        let r = call_ok(
+            &self.resign,
+            "/game/resign",
+            Resign_Request { side },
+            || "/game/resign refused".into(),
+        )
+        .await?;
         Ok(r.message)
     }
 
@@ -380,13 +370,10 @@ impl GraphClient {
             index,
             move_text: move_text.to_string(),
         };
-        let r = call(&self.resolve, "/game/resolve", req).await?;
-        if !r.success {
-            return Err(GraphError::Refused {
-                what: "/game/resolve refused".into(),
-                message: r.message,
-            });
-        }
+        let r = call_ok(&self.resolve, "/game/resolve", req, || {
+            "/game/resolve refused".into()
+        })
+        .await?;
         Ok(r.message)
     }
 
@@ -431,6 +418,56 @@ async fn call<S: ros::Service>(
         .call(request, CALL)
         .await
         .map_err(|source| GraphError::Call { service, source })
+}
+
+/// A service's answer that says whether it did what was asked, and if not, why.
+trait Answer {
+    fn success(&self) -> bool;
+    fn message(&self) -> &str;
+}
+
+macro_rules! answers {
+    ($($response:ty),* $(,)?) => {
+        $(impl Answer for $response {
+            fn success(&self) -> bool {
+                self.success
+            }
+            fn message(&self) -> &str {
+                &self.message
+            }
+        })*
+    };
+}
+
+answers!(
+    HumanMove_Response,
+    NewGame_Response,
+    Hint_Response,
+    ScanBoard_Response,
+    TakeBack_Response,
+    Resign_Response,
+    ResolveAmbiguity_Response,
+);
+
+/// [`call`], and an answer of `success = false` is [`GraphError::Refused`], `what` saying
+/// what was refused.
+async fn call_ok<S: ros::Service>(
+    client: &ServiceClient<S>,
+    service: &'static str,
+    request: S::Request,
+    what: impl FnOnce() -> String,
+) -> Result<S::Response>
+where
+    S::Response: Answer,
+{
+    let r = call(client, service, request).await?;
+    if !r.success() {
+        return Err(GraphError::Refused {
+            what: what(),
+            message: r.message().to_string(),
+        });
+    }
+    Ok(r)
 }
 
 /// The next event on `rx` that satisfies `pred`, within `timeout`.
