@@ -2,7 +2,7 @@
 //! DDS, each test in its own ROS domain and run directory: a human move shows up as the right
 //! occupancy; sensor bit flips, line noise and dropped frames never make a wrong reading; a
 //! controller that stops answering, and a sim that dies and comes back, are reported and
-//! recovered from.
+//! recovered from; a confirm pressed while the board sensor was dead reaches its successor.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -27,7 +27,7 @@ const TIME_SCALE: &str = "20.0";
 
 /// A domain per test (and per test process), away from the other test files' ranges.
 fn domain(test: u16) -> u16 {
-    10 + (std::process::id() % 40) as u16 * 3 + test
+    10 + (std::process::id() % 25) as u16 * 4 + test
 }
 
 /// A node process whose stderr goes to a log file in the run directory; killed on drop.
@@ -97,6 +97,21 @@ fn sim(domain: u16, dir: &Path, extra: &[&str]) -> Process {
     Process::start(env!("CARGO_BIN_EXE_sim_node"), "sim", domain, dir, &params)
 }
 
+fn sensor(domain: u16, dir: &Path) -> Process {
+    Process::start(
+        env!("CARGO_BIN_EXE_board_sensor_node"),
+        "board_sensor",
+        domain,
+        dir,
+        &[
+            format!("port:={}", dir.join("field").display()),
+            "request_timeout_s:=1.0".into(),
+            // A noisy line (the fault tests) may need more scans for two equal ones.
+            "max_scans:=30".into(),
+        ],
+    )
+}
+
 impl Graph {
     fn start(test: u16, sim_params: &[&str]) -> Graph {
         let dir = tempfile::tempdir().expect("run dir");
@@ -109,18 +124,7 @@ impl Graph {
         while !field.exists() && std::time::Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(20));
         }
-        let sensor = Process::start(
-            env!("CARGO_BIN_EXE_board_sensor_node"),
-            "board_sensor",
-            domain,
-            dir.path(),
-            &[
-                format!("port:={}", dir.path().join("field").display()),
-                "request_timeout_s:=1.0".into(),
-                // A noisy line (the fault tests) may need more scans for two equal ones.
-                "max_scans:=30".into(),
-            ],
-        );
+        let sensor = sensor(domain, dir.path());
         let env = RosEnv {
             domain_id: domain,
             discovery: DiscoveryRange::Localhost,
@@ -410,6 +414,51 @@ async fn a_dead_link_is_reported_and_recovered() {
     assert!(
         log.matches("field controller connected").count() >= 3,
         "connected, reconnected after the silence and after the restart\n{}",
+        g.logs()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_confirm_pressed_while_the_board_sensor_was_dead_reaches_the_next_one() {
+    let mut g = Graph::start(3, &[]);
+    let movers = g
+        .node
+        .service_client::<HumanMove>("/sim/human_move")
+        .expect("client");
+    let scans = g
+        .node
+        .service_client::<ScanBoard>("/board/scan")
+        .expect("client");
+    let sub = g
+        .node
+        .subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)
+        .expect("subscription");
+    let mut readings = sub.stream();
+    let mut pos = Position::start();
+    scan_until(&g, &scans, true).await;
+
+    // The node dies; once the controller has noticed, the person moves and presses confirm.
+    g.sensor.stop();
+    let deadline = std::time::Instant::now() + DISCOVERY;
+    while !g.sim.log().contains("session down") {
+        assert!(std::time::Instant::now() < deadline, "{}", g.logs());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    play(&movers, &mut pos, "", HumanMove_Request::ERROR_NONE).await;
+    // A new node, and no second press: the controller reports the one it kept.
+    g.sensor = sensor(g.domain, g.dir.path());
+    let r = tokio::time::timeout(DISCOVERY, readings.next())
+        .await
+        .unwrap_or_else(|_| panic!("no confirmed reading\n{}", g.logs()))
+        .expect("occupancy stream");
+    assert!(r.confirmed);
+    assert_eq!(r.occupied, pos.occupancy_mask(), "{}", g.logs());
+    // Reported once: the snapshot after connecting shows the same counter.
+    assert!(
+        tokio::time::timeout(Duration::from_secs(3), readings.next())
+            .await
+            .is_err(),
+        "one press, one reading\n{}",
         g.logs()
     );
 }

@@ -237,8 +237,8 @@ impl<I: FieldInputs> Logic for FieldUnit<I> {
         self.field.tick(now, &mut self.inputs);
     }
 
-    fn session_started(&mut self, _now: Micros) {
-        self.field.session_started();
+    fn session_started(&mut self, now: Micros) {
+        self.field.session_started(now);
     }
 
     fn session_ended(&mut self, _now: Micros) {}

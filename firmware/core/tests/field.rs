@@ -207,9 +207,39 @@ fn a_button_held_at_power_up_is_not_a_press_and_a_new_session_forgets_requests()
     scan(&mut f, &mut b, &mut now, 10);
     assert_eq!((f.buttons_held(), f.presses(Button::Confirm)), (1, 0));
     f.request_snapshot();
-    f.session_started();
+    f.session_started(now);
     scan(&mut f, &mut b, &mut now, 2);
     assert!(f.next_report().is_none());
+}
+
+#[test]
+fn a_press_made_while_no_host_listened_is_reported_to_the_next_session_if_recent() {
+    use firmware_core::field::PRESS_KEPT_US;
+    let press = |f: &mut Field, b: &mut Board, now: &mut u64| {
+        b.now.buttons = 1;
+        scan(f, b, now, 6);
+        b.now.buttons = 0;
+        scan(f, b, now, 6);
+    };
+    let mut f = field();
+    let mut b = Board::default();
+    let mut now = 0;
+    scan(&mut f, &mut b, &mut now, 1);
+    // No session: nobody takes the report, and the next session gets it.
+    press(&mut f, &mut b, &mut now);
+    f.session_started(now + PRESS_KEPT_US / 2);
+    assert_eq!(
+        f.next_report(),
+        Some(FieldReport::ButtonPressed {
+            button: Button::Confirm,
+            presses: 1
+        })
+    );
+    // A press older than that shows only in the counter.
+    press(&mut f, &mut b, &mut now);
+    f.session_started(now + PRESS_KEPT_US + PERIOD);
+    assert_eq!(f.next_report(), None);
+    assert_eq!(f.presses(Button::Confirm), 2);
 }
 
 /// A simulated chain of four 74HC165s, wired as the field PCB is.

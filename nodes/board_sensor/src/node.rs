@@ -115,20 +115,24 @@ impl Board {
 /// How long a confirmed reading waits for a subscriber (the arbiter) to be discovered.
 const READER_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// Confirm presses to published readings. A press made while the link was down shows in the
-/// controller's press counter: the first snapshot of a new session reveals it.
+/// Confirm presses to published readings. A press made while the link was down reaches a
+/// node in one of two ways: the controller reports a recent one when the next session starts,
+/// and the first snapshot of that session shows it in the press counter. Each counter value is
+/// acted on once.
 async fn confirm_loop(
     board: &Board,
     node: &Node,
     out: &ros::Publisher<BoardOccupancy>,
     events: &mut mpsc::Receiver<FieldEvent>,
 ) {
-    let mut last_presses: Option<u16> = None;
+    // The counter last known, and the one last published.
+    let mut seen: Option<u16> = None;
+    let mut acted: Option<u16> = None;
     while let Some(event) = events.recv().await {
         let pressed = match event {
             FieldEvent::Confirm { presses } => {
-                last_presses = Some(presses);
-                true
+                seen = Some(presses);
+                acted.replace(presses) != Some(presses)
             }
             FieldEvent::NewGame { presses } => {
                 tracing::info!(presses, "new-game button pressed");
@@ -137,14 +141,17 @@ async fn confirm_loop(
             FieldEvent::Connected => match board.field.snapshot().await {
                 Ok(s) => {
                     // Counters restart with the controller; only a count that moved on is a
-                    // missed press.
-                    let missed = last_presses.is_some_and(|l| {
-                        let ahead = s.confirm_presses.wrapping_sub(l);
-                        ahead > 0 && ahead < 1000
-                    });
-                    last_presses = Some(s.confirm_presses);
+                    // missed press, and one that went back starts the count afresh.
+                    let ahead = |l: u16| s.confirm_presses.wrapping_sub(l);
+                    if acted.is_some_and(|a| ahead(a) >= 1000) {
+                        acted = None;
+                    }
+                    let missed = seen.is_some_and(|l| (1..1000).contains(&ahead(l)))
+                        && acted != Some(s.confirm_presses);
+                    seen = Some(s.confirm_presses);
                     if missed {
                         tracing::info!("confirm was pressed while the link was down");
+                        acted = seen;
                     }
                     missed
                 }

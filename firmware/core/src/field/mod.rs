@@ -87,8 +87,17 @@ pub struct Field {
     /// A press not yet reported; two presses before it goes out report the later counter, and
     /// the counter tells the host about the one in between.
     press_pending: [bool; 2],
+    /// When each button was last pressed (the time of the scan that saw it go down).
+    pressed_at: [Micros; 2],
+    /// The time of the scan in progress, as [`Field::tick`] was given it.
+    scan_at: Micros,
     next_scan: Micros,
 }
+
+/// How old a press made while no host listened may be and still be reported to the next
+/// session: long enough for a host's driver to restart, short enough that a press the person
+/// has long given up on is not acted on.
+pub const PRESS_KEPT_US: Micros = 60_000_000;
 
 impl Field {
     /// Nothing scanned yet; the first scan is due at once.
@@ -104,6 +113,8 @@ impl Field {
             answer: None,
             presses: [0; 2],
             press_pending: [false; 2],
+            pressed_at: [0; 2],
+            scan_at: 0,
             next_scan: 0,
         }
     }
@@ -136,6 +147,7 @@ impl Field {
                 let n = &mut self.presses[slot(b)];
                 *n = n.wrapping_add(1);
                 self.press_pending[slot(b)] = true;
+                self.pressed_at[slot(b)] = self.scan_at;
             }
         }
         // Wrapping-safe "index >= request_from".
@@ -154,6 +166,7 @@ impl Field {
         }
         // Keep the cadence, but never scan twice for one late tick.
         self.next_scan = (self.next_scan + Micros::from(self.cfg.scan_period_us)).max(now + 1);
+        self.scan_at = now;
         self.begin_scan();
         inputs.latch();
         let raw = inputs.read();
@@ -191,12 +204,16 @@ impl Field {
         }
     }
 
-    /// A new session: requests and presses of the old one are not answered (the counters in
-    /// the next snapshot tell the host about the presses).
-    pub fn session_started(&mut self) {
+    /// A new session at `now`: requests of the old one are not answered. A press not yet
+    /// reported is, if it is at most [`PRESS_KEPT_US`] old: a person who pressed confirm while
+    /// the host's driver restarted expects the press to count. Older presses show only in the
+    /// counters of the next snapshot.
+    pub fn session_started(&mut self, now: Micros) {
         self.request_from = None;
         self.answer = None;
-        self.press_pending = [false; 2];
+        for (pending, &at) in self.press_pending.iter_mut().zip(&self.pressed_at) {
+            *pending &= now.saturating_sub(at) <= PRESS_KEPT_US;
+        }
     }
 
     /// The next report to send, if any (while a session is up).
