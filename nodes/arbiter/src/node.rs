@@ -264,7 +264,7 @@ impl Arbiter {
                 notes
             }
             Err(why) => {
-                services.answer(request, Err(why.to_string())).await;
+                services.answer(request, Err(why.into())).await;
                 Vec::new()
             }
         }

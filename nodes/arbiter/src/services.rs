@@ -10,6 +10,8 @@ use checkers_msgs::srv::{
 use futures::{Stream, StreamExt};
 use ros::{RequestId, ServiceServer};
 
+use crate::error::ArbiterError;
+
 /// A request to one of the `/game/*` services.
 pub(crate) enum GameRequest {
     New(RequestId, NewGame_Request),
@@ -39,11 +41,11 @@ impl Services {
     }
 
     /// Answers `request` with its service's response: what was done, or why not.
-    pub(crate) async fn answer(&self, request: GameRequest, outcome: Result<Done, String>) {
+    pub(crate) async fn answer(&self, request: GameRequest, outcome: Result<Done, Refusal>) {
         let (success, message, hint) = match outcome {
             Ok(Done::Text(message)) => (true, message, None),
             Ok(Done::Hint(response)) => (true, response.message.clone(), Some(response)),
-            Err(why) => (false, why, None),
+            Err(why) => (false, why.to_string(), None),
         };
         match request {
             GameRequest::New(id, _) => {
@@ -76,14 +78,22 @@ impl Services {
         &self,
         readings: &mut (impl Stream<Item = BoardOccupancy> + Unpin),
     ) {
-        const BUSY: &str = "busy: the robot is taking its turn; try again after its move";
         loop {
             tokio::select! {
-                request = self.next() => self.answer(request, Err(BUSY.into())).await,
+                request = self.next() => self.answer(request, Err(Refusal::Busy)).await,
                 Some(r) = readings.next() => tracing::info!(seq = r.seq, "a reading during the robot's turn: ignored"),
             }
         }
     }
+}
+
+/// Why a request was not carried out.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Refusal {
+    #[error("busy: the robot is taking its turn; try again after its move")]
+    Busy,
+    #[error(transparent)]
+    Failed(#[from] ArbiterError),
 }
 
 /// What a request that was carried out answers: a text to show, or a hint (which carries the
