@@ -16,7 +16,7 @@ use checkers_msgs::std_msgs::msg::String as StringMsg;
 use draughts::{Color, Position};
 use futures::StreamExt;
 use ros::env::{DiscoveryRange, RosEnv};
-use ros::{Node, Qos, RosArgs, ServiceClient};
+use ros::{Node, Qos, RosArgs, ServiceClient, Subscription};
 
 /// Guards against hangs, not timing assertions: discovery on a busy machine can take seconds.
 const DISCOVERY: Duration = Duration::from_secs(60);
@@ -141,6 +141,23 @@ impl Graph {
         }
     }
 
+    /// The sim's human, the board sensor's scan service and its readings.
+    fn endpoints(
+        &mut self,
+    ) -> (
+        ServiceClient<HumanMove>,
+        ServiceClient<ScanBoard>,
+        Subscription<BoardOccupancy>,
+    ) {
+        let node = &mut self.node;
+        (
+            node.service_client("/sim/human_move").expect("client"),
+            node.service_client("/board/scan").expect("client"),
+            node.subscription("/board/occupancy", Qos::Events)
+                .expect("subscription"),
+        )
+    }
+
     fn logs(&self) -> String {
         format!(
             "--- sim ---\n{}\n--- board_sensor ---\n{}",
@@ -225,18 +242,7 @@ async fn a_human_move_shows_up_as_the_right_occupancy() {
     // A capture, to see the captured piece taken off too: c3xe5 over d4.
     let fen = "W:W22,25:B18,9";
     let mut g = Graph::start(0, &[&format!("start_fen:={fen}")]);
-    let movers = g
-        .node
-        .service_client::<HumanMove>("/sim/human_move")
-        .expect("client");
-    let scans = g
-        .node
-        .service_client::<ScanBoard>("/board/scan")
-        .expect("client");
-    let sub = g
-        .node
-        .subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)
-        .expect("subscription");
+    let (movers, scans, sub) = g.endpoints();
     let mut readings = sub.stream();
     let mut pos = draughts::parse_fen(fen).expect("fen");
 
@@ -294,18 +300,7 @@ async fn bit_flips_noise_and_dropped_frames_never_make_a_wrong_reading() {
             "faults.drop_frames:=0.05",
         ],
     );
-    let movers = g
-        .node
-        .service_client::<HumanMove>("/sim/human_move")
-        .expect("client");
-    let scans = g
-        .node
-        .service_client::<ScanBoard>("/board/scan")
-        .expect("client");
-    let sub = g
-        .node
-        .subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)
-        .expect("subscription");
+    let (movers, scans, sub) = g.endpoints();
     let mut readings = sub.stream();
     let mut pos = Position::start();
     for _ in 0..4 {
@@ -421,18 +416,7 @@ async fn a_dead_link_is_reported_and_recovered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_confirm_pressed_while_the_board_sensor_was_dead_reaches_the_next_one() {
     let mut g = Graph::start(3, &[]);
-    let movers = g
-        .node
-        .service_client::<HumanMove>("/sim/human_move")
-        .expect("client");
-    let scans = g
-        .node
-        .service_client::<ScanBoard>("/board/scan")
-        .expect("client");
-    let sub = g
-        .node
-        .subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)
-        .expect("subscription");
+    let (movers, scans, sub) = g.endpoints();
     let mut readings = sub.stream();
     let mut pos = Position::start();
     scan_until(&g, &scans, true).await;
