@@ -4,6 +4,8 @@
 #![no_std]
 
 use firmware_core::device::{Device, Logic};
+use rp_pico::hal::fugit::ExtU32;
+use rp_pico::hal::Watchdog;
 use usb_device::bus::UsbBus;
 use usbd_serial::SerialPort;
 
@@ -50,4 +52,16 @@ impl<L: Logic> Channel<L> {
 /// microsecond timer when USB enumeration finished.
 pub fn seed(now: u64) -> u64 {
     now.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1
+}
+
+/// How long the main loop may stall before the watchdog resets the board. A turn of the loop
+/// takes well under a millisecond (docs/firmware.md, "Figures"); a hung peripheral or a runaway
+/// loop instead leaves the motors' enable and the pump as they were, which only a reset undoes.
+pub const WATCHDOG_MS: u32 = 100;
+
+/// Starts the watchdog; the main loop feeds it every turn. It pauses while a debugger halts
+/// the core.
+pub fn start_watchdog(watchdog: &mut Watchdog) {
+    watchdog.pause_on_debug(true);
+    watchdog.start(WATCHDOG_MS.millis());
 }

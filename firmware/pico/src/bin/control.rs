@@ -4,7 +4,7 @@
 #![no_std]
 #![no_main]
 
-use checkers_robot_pico::{seed, Channel};
+use checkers_robot_pico::{seed, start_watchdog, Channel};
 use embedded_hal::digital::OutputPin;
 use embedded_hal::pwm::SetDutyCycle;
 use embedded_hal::spi::SpiDevice;
@@ -79,21 +79,20 @@ fn main() -> ! {
 
     // The arm: three A4988s, their common enable, three TLE4945L switches, pump and valve.
     // Pins of one kind in an array must share a type: the dynamic ones.
-    let out = |p: hal::gpio::Pin<_, _, _>| p.into_push_pull_output().into_dyn_pin();
     let drivers = [
         StepDir::new(
-            out(pins.gpio2.into_dyn_pin()),
-            out(pins.gpio3.into_dyn_pin()),
+            pins.gpio2.into_push_pull_output().into_dyn_pin(),
+            pins.gpio3.into_push_pull_output().into_dyn_pin(),
             false,
         ),
         StepDir::new(
-            out(pins.gpio4.into_dyn_pin()),
-            out(pins.gpio5.into_dyn_pin()),
+            pins.gpio4.into_push_pull_output().into_dyn_pin(),
+            pins.gpio5.into_push_pull_output().into_dyn_pin(),
             false,
         ),
         StepDir::new(
-            out(pins.gpio6.into_dyn_pin()),
-            out(pins.gpio7.into_dyn_pin()),
+            pins.gpio6.into_push_pull_output().into_dyn_pin(),
+            pins.gpio7.into_push_pull_output().into_dyn_pin(),
             false,
         ),
     ];
@@ -173,7 +172,9 @@ fn main() -> ! {
     let mut arm = Channel::new(Device::new(arm, arm_id, seed(now()), now()));
     let mut head = Channel::new(Device::new(head, head_id, seed(now() ^ 1), now()));
     let mut led = pins.led.into_push_pull_output();
+    start_watchdog(&mut watchdog);
     loop {
+        watchdog.feed();
         usb.poll(&mut [&mut arm_port, &mut head_port]);
         let t = now();
         arm.service(&mut arm_port, t);

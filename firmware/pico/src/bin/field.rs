@@ -4,7 +4,7 @@
 #![no_std]
 #![no_main]
 
-use checkers_robot_pico::{seed, Channel};
+use checkers_robot_pico::{seed, start_watchdog, Channel};
 use firmware_core::device::{Device, FieldUnit};
 use firmware_core::field::{Field, FieldConfig, Hc165Field};
 use panic_halt as _;
@@ -73,7 +73,9 @@ fn main() -> ! {
     let now = || timer.get_counter().ticks();
     let id = FirmwareId::new(concat!("pico-field ", env!("CARGO_PKG_VERSION")));
     let mut field = Channel::new(Device::new(unit, id, seed(now()), now()));
+    start_watchdog(&mut watchdog);
     loop {
+        watchdog.feed();
         usb.poll(&mut [&mut port]);
         field.service(&mut port, now());
     }
