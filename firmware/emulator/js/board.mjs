@@ -22,6 +22,7 @@ const GPIO_HIGH = 1;
 const GPIO_LOW = 0;
 const SRAM_BASE = 0x20000000;
 const PAINT = 0xa5;
+const SETUP_GAP_NS = 100_000;
 
 let config = null;
 let chip = null;
@@ -81,6 +82,7 @@ class Chip {
     this.ports = [];
     this.control = null;
     this.queue = [];
+    this.kicked = null;
     this.attached = false;
     this.hung = 0;
     this.rebootReason = null;
@@ -216,7 +218,19 @@ class Chip {
     const pkt = Uint8Array.of(bmRequestType, bRequest, wValue & 255, wValue >> 8,
       wIndex & 255, wIndex >> 8, wLength & 255, wLength >> 8);
     this.queue.push({ pkt, wLength, data, then, isIn: (bmRequestType & 0x80) !== 0 });
-    if (!this.control) this.nextControl();
+    this.kick();
+  }
+
+  // The next SETUP goes out a little after the last transfer ended, as on a real bus (one per
+  // frame at most): sent at once, it would overtake the status stage still in flight, and
+  // usb-device would take that late status for the end of the new transfer's data stage.
+  kick() {
+    if (this.control || this.kicked || this.queue.length === 0) return;
+    this.kicked = this.mcu.clock.createAlarm(() => {
+      this.kicked = null;
+      this.nextControl();
+    });
+    this.kicked.schedule(SETUP_GAP_NS);
   }
 
   nextControl() {
@@ -231,7 +245,7 @@ class Chip {
     const c = this.control;
     this.control = null;
     c.then?.(result);
-    if (!this.control) this.nextControl();
+    this.kick();
   }
 
   enumerate() {
