@@ -3,6 +3,7 @@
 //! the real driver nodes run unchanged against it; a simulated human; fault injection.
 //! docs/sim.md describes it for users; [`node::run`] is the node.
 
+pub mod emulated;
 pub mod faults;
 pub mod hardware;
 pub mod human;

@@ -23,9 +23,10 @@ use crate::faults::Controller;
 use crate::hardware::{arm_config, head_config, SimArmIo, SimFieldInputs, SimHeadOutputs};
 use crate::human::Human;
 use crate::serve::serve;
+use crate::settings::Firmware;
 use crate::settings::{robot_color, Settings, SettingsError};
 use crate::setup::{set_up_for, SetUp};
-use crate::state::{lock, Devices, Physics, Shared, Sim};
+use crate::state::{lock, Controllers, Devices, Physics, Shared, Sim};
 use crate::world::World;
 use draughts::Color;
 
@@ -45,9 +46,11 @@ pub enum SimError {
     },
     #[error("the {0} controller stopped: {1}")]
     Controller(&'static str, String),
+    #[error(transparent)]
+    Emulator(#[from] pico_emulator::EmulatorError),
 }
 
-fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> SimError {
+pub(crate) fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> SimError {
     let what = what.into();
     move |source| SimError::Io { what, source }
 }
@@ -74,7 +77,7 @@ pub fn build(settings: &Settings) -> Shared {
 }
 
 /// Opens a pty for `which` and points `<run_dir>/<name>` at it.
-fn open_port(run_dir: &Path, which: Controller) -> Result<(Pty, PathBuf), SimError> {
+pub(crate) fn open_port(run_dir: &Path, which: Controller) -> Result<(Pty, PathBuf), SimError> {
     let pty = Pty::open().map_err(io(format!(
         "a pseudo-terminal for the {} controller",
         which.name()
@@ -90,10 +93,19 @@ fn open_port(run_dir: &Path, which: Controller) -> Result<(Pty, PathBuf), SimErr
     Ok((pty, link))
 }
 
+/// What runs the controllers, at power-up: our firmware core here over the simulated
+/// electronics, or (emulated) the electronics alone, for the emulated Picos' pins.
+fn devices(settings: &Settings) -> Controllers {
+    match settings.firmware {
+        Firmware::Native => Controllers::Native(native_devices(settings)),
+        Firmware::Emulated => Controllers::Emulated(crate::emulated::electronics(settings)),
+    }
+}
+
 /// The three controllers' firmware over the simulated electronics, at power-up. The arm's
 /// and the head's mechanics run `time_scale` times faster than real time; the field scans in
 /// real time.
-fn devices(settings: &Settings) -> Devices {
+fn native_devices(settings: &Settings) -> Devices {
     let version = env!("CARGO_PKG_VERSION");
     let id = |what: &str| FirmwareId::new(&format!("sim-{what} {version}"));
     let seed = settings.seed;
@@ -135,6 +147,9 @@ pub fn start_controllers(
 ) -> Result<(Vec<(PtySlave, PathBuf)>, ControllerTasks), SimError> {
     std::fs::create_dir_all(&settings.run_dir)
         .map_err(io(format!("run directory {}", settings.run_dir.display())))?;
+    if settings.firmware == Firmware::Emulated {
+        return crate::emulated::start_boards(settings, shared).map(|tasks| (Vec::new(), tasks));
+    }
     let mut tasks = tokio::task::JoinSet::new();
     let mut slaves = Vec::new();
     for which in Controller::ALL {

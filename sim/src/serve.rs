@@ -63,7 +63,7 @@ pub async fn serve(which: Controller, mut port: Port, shared: Shared) -> std::io
 }
 
 /// The host's bytes as the line delivers them: a chunk may be lost or have a bit flipped.
-fn inbound(shared: &Shared, bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn inbound(shared: &Shared, bytes: &[u8]) -> Vec<u8> {
     let mut sim = lock(shared);
     let (drop, noise) = (sim.faults.drop_frames, sim.faults.serial_noise);
     if sim.rng.chance(drop) {
@@ -85,7 +85,7 @@ fn inbound(shared: &Shared, bytes: &[u8]) -> Vec<u8> {
 
 /// The controller's frames as the line delivers them: each may be lost, corrupted, or preceded
 /// by a burst of garbage.
-fn outbound(shared: &Shared, bytes: &[u8]) -> Vec<u8> {
+pub(crate) fn outbound(shared: &Shared, bytes: &[u8]) -> Vec<u8> {
     let mut sim = lock(shared);
     let (drop, noise) = (sim.faults.drop_frames, sim.faults.serial_noise);
     if drop <= 0.0 && noise <= 0.0 {

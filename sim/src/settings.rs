@@ -38,6 +38,18 @@ pub struct Settings {
     pub home_deg: [f64; 3],
     pub markers_period: Duration,
     pub faults: Faults,
+    /// What runs the controllers' firmware.
+    pub firmware: Firmware,
+}
+
+/// What runs the controllers' firmware behind the ports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Firmware {
+    /// The firmware core, compiled for this computer, over the simulated electronics.
+    Native,
+    /// The Pico binaries, compiled for the RP2040, in the rp2040js emulator (pico_emulator),
+    /// their pins on the same simulated electronics; the firmware's own arm configuration.
+    Emulated,
 }
 
 fn param(name: &'static str, why: impl ToString) -> SettingsError {
@@ -98,6 +110,16 @@ impl Settings {
         let homing_deg_s = p.declare("arm.homing_speed_deg_s", 60.0f64)?;
         let home_deg = p.declare("arm.home_deg", vec![0.0f64, 0.0, 0.0])?;
         let markers_period_s = p.declare("markers_period_s", 0.2f64)?;
+        let firmware = match p.declare("firmware", "native".to_string())?.as_str() {
+            "native" => Firmware::Native,
+            "emulated" => Firmware::Emulated,
+            other => {
+                return Err(param(
+                    "firmware",
+                    format!("{other:?} is neither native nor emulated"),
+                ))
+            }
+        };
         let mut faults = Faults::default();
         for name in NAMES {
             let key = format!("faults.{name}");
@@ -164,6 +186,7 @@ impl Settings {
             home_deg: home,
             markers_period: seconds("markers_period_s", markers_period_s.max(0.02))?,
             faults,
+            firmware,
         })
     }
 }

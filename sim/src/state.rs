@@ -50,13 +50,27 @@ pub struct Physics {
     pub sensor_map: [u8; 32],
 }
 
+/// The simulated electronics, by themselves: what the emulated Picos' pins drive and read.
+#[derive(Debug)]
+pub struct Electronics {
+    pub arm: SimArmIo,
+    pub field: SimFieldInputs,
+    pub head: SimHeadOutputs,
+}
+
+/// What runs the firmware: our firmware core here, over the electronics, or emulated Picos
+/// (crate::emulated) at the electronics' pins.
+#[derive(Debug)]
+pub enum Controllers {
+    Native(Devices),
+    Emulated(Electronics),
+}
+
 /// The simulated hardware.
 #[derive(Debug)]
 pub struct Sim {
     pub world: World,
-    pub arm: ArmDevice,
-    pub field: FieldDevice,
-    pub head: HeadDevice,
+    pub controllers: Controllers,
     pub faults: Faults,
     pub rng: Rng,
     pub physics: Physics,
@@ -96,7 +110,7 @@ pub struct Devices {
 impl Sim {
     pub fn new(
         world: World,
-        devices: Devices,
+        devices: Controllers,
         geometry: Geometry,
         physics: Physics,
         faults: Faults,
@@ -104,9 +118,7 @@ impl Sim {
     ) -> Sim {
         Sim {
             world,
-            arm: devices.arm,
-            field: devices.field,
-            head: devices.head,
+            controllers: devices,
             faults,
             rng: Rng::new(seed),
             physics,
@@ -140,12 +152,65 @@ impl Sim {
 
     /// The arm's joint angles, radians: where the steps put it, whatever the firmware thinks.
     pub fn joints(&self) -> [f64; 3] {
-        self.arm.logic().io().joints()
+        self.arm_io().joints()
+    }
+
+    /// The firmware core's controllers, when they run here (not emulated).
+    pub fn native(&self) -> Option<&Devices> {
+        match &self.controllers {
+            Controllers::Native(d) => Some(d),
+            Controllers::Emulated(_) => None,
+        }
+    }
+
+    pub fn native_mut(&mut self) -> Option<&mut Devices> {
+        match &mut self.controllers {
+            Controllers::Native(d) => Some(d),
+            Controllers::Emulated(_) => None,
+        }
+    }
+
+    /// The arm's motors, switches, pump and valve.
+    pub fn arm_io(&self) -> &SimArmIo {
+        match &self.controllers {
+            Controllers::Native(d) => d.arm.logic().io(),
+            Controllers::Emulated(e) => &e.arm,
+        }
+    }
+
+    pub fn arm_io_mut(&mut self) -> &mut SimArmIo {
+        match &mut self.controllers {
+            Controllers::Native(d) => d.arm.logic_mut().io_mut(),
+            Controllers::Emulated(e) => &mut e.arm,
+        }
+    }
+
+    /// The field's sensors and buttons.
+    pub fn field_inputs_mut(&mut self) -> &mut SimFieldInputs {
+        match &mut self.controllers {
+            Controllers::Native(d) => &mut d.field.logic_mut().inputs,
+            Controllers::Emulated(e) => &mut e.field,
+        }
+    }
+
+    /// The head's servos and LED drivers.
+    pub fn head_outputs(&self) -> &SimHeadOutputs {
+        match &self.controllers {
+            Controllers::Native(d) => &d.head.logic().outputs,
+            Controllers::Emulated(e) => &e.head,
+        }
+    }
+
+    pub fn head_outputs_mut(&mut self) -> &mut SimHeadOutputs {
+        match &mut self.controllers {
+            Controllers::Native(d) => &mut d.head.logic_mut().outputs,
+            Controllers::Emulated(e) => &mut e.head,
+        }
     }
 
     /// What the head shows.
     pub fn head_state(&self) -> HeadState {
-        let out = &self.head.logic().outputs;
+        let out = self.head_outputs();
         HeadState {
             eyes: out.eyes(),
             brows: (out.angle(ServoId::BrowLeft), out.angle(ServoId::BrowRight)),
@@ -154,35 +219,42 @@ impl Sim {
         }
     }
 
-    /// Bytes from the host to a controller.
+    /// Bytes from the host to a native controller.
     pub fn receive(&mut self, which: Controller, bytes: &[u8]) {
         let now = self.micros();
+        let Controllers::Native(d) = &mut self.controllers else {
+            return;
+        };
         match which {
-            Controller::Field => self.field.receive(bytes, now),
-            Controller::Arm => self.arm.receive(bytes, now),
-            Controller::Head => self.head.receive(bytes, now),
+            Controller::Field => d.field.receive(bytes, now),
+            Controller::Arm => d.arm.receive(bytes, now),
+            Controller::Head => d.head.receive(bytes, now),
         }
     }
 
-    /// Runs a controller's loop once; returns what it writes to the line.
+    /// Runs a native controller's loop once; returns what it writes to the line.
     pub fn poll(&mut self, which: Controller) -> serial_link::Transmit {
         let now = self.micros();
+        let sensors = self.sensors();
+        let bit_flip = self.faults.sensor_bit_flip;
+        if which == Controller::Arm {
+            self.step();
+        }
+        let Controllers::Native(d) = &mut self.controllers else {
+            return serial_link::Transmit::new();
+        };
         match which {
             Controller::Field => {
-                let sensors = self.sensors();
-                let inputs = &mut self.field.logic_mut().inputs;
+                let inputs = &mut d.field.logic_mut().inputs;
                 inputs.sensors = sensors;
-                inputs.bit_flip = self.faults.sensor_bit_flip;
-                self.field.poll(now);
-                self.field.take_transmit()
+                inputs.bit_flip = bit_flip;
+                d.field.poll(now);
+                d.field.take_transmit()
             }
-            Controller::Arm => {
-                self.step();
-                self.arm.take_transmit()
-            }
+            Controller::Arm => d.arm.take_transmit(),
             Controller::Head => {
-                self.head.poll(now);
-                self.head.take_transmit()
+                d.head.poll(now);
+                d.head.take_transmit()
             }
         }
     }
@@ -206,7 +278,7 @@ impl Sim {
             let n = u32::try_from(self.faults.lost_steps).unwrap_or(u32::MAX);
             self.faults.lost_steps = 0;
             let joint = self.rng.below(3);
-            self.arm.logic_mut().io_mut().lose_steps(joint, n);
+            self.arm_io_mut().lose_steps(joint, n);
             tracing::info!(
                 joint = joint + 1,
                 steps = n,
@@ -215,14 +287,16 @@ impl Sim {
         }
         self.cup_acts();
         let now = self.micros();
-        self.arm.poll(now);
+        if let Controllers::Native(d) = &mut self.controllers {
+            d.arm.poll(now);
+        }
         self.cup_acts();
     }
 
     /// The pump on: the cup seals on a piece it touches. Off: it lets the held piece go.
     fn cup_acts(&mut self) {
         let cup = self.cup();
-        if self.arm.logic().io().pump_on() {
+        if self.arm_io().pump_on() {
             if self.world.held().is_none() && !self.pick_failed {
                 let (tol, reach) = (self.physics.pick_tolerance_m, self.physics.pick_reach_m);
                 if let Some(id) = self.world.pickable(cup, tol, reach) {
@@ -245,7 +319,7 @@ impl Sim {
     }
 
     /// The sensors that see a magnet now, in wiring order.
-    fn sensors(&self) -> u32 {
+    pub fn sensors(&self) -> u32 {
         let squares = self.world.presence(self.physics.sensor_tolerance_m);
         let mut presence = 0u32;
         for (i, &n) in self.physics.sensor_map.iter().enumerate() {
@@ -257,10 +331,10 @@ impl Sim {
     }
 
     pub fn press_confirm(&mut self) {
-        self.field.logic_mut().inputs.press(Button::Confirm);
+        self.field_inputs_mut().press(Button::Confirm);
     }
 
     pub fn press_new_game(&mut self) {
-        self.field.logic_mut().inputs.press(Button::NewGame);
+        self.field_inputs_mut().press(Button::NewGame);
     }
 }

@@ -28,7 +28,10 @@ fn sim(overrides: &[(&str, ros::ParamValue)]) -> (Shared, Settings) {
 /// A command to the arm's firmware, as if from the arm node.
 fn arm_command(sim: &mut Sim, cmd: ArmCommand) {
     let now = sim.micros();
-    sim.arm.command(cmd, now);
+    sim.native_mut()
+        .expect("native firmware")
+        .arm
+        .command(cmd, now);
 }
 
 fn sq(name: &str) -> Square {
@@ -53,7 +56,15 @@ fn move_to(shared: &Shared, ik: &Ik, target: Point3<f64>, id: u16) {
     for _ in 0..1000 {
         let mut sim = lock(shared);
         sim.advance(0.01);
-        if sim.arm.logic().status().state == serial_link::arm::ArmState::Idle {
+        if sim
+            .native()
+            .expect("native firmware")
+            .arm
+            .logic()
+            .status()
+            .state
+            == serial_link::arm::ArmState::Idle
+        {
             return;
         }
     }
@@ -71,7 +82,15 @@ fn home(shared: &Shared) {
     for _ in 0..1000 {
         lock(shared).advance(0.01);
     }
-    assert!(lock(shared).arm.logic().status().homed);
+    assert!(
+        lock(shared)
+            .native()
+            .expect("native firmware")
+            .arm
+            .logic()
+            .status()
+            .homed
+    );
 }
 
 fn held(shared: &Shared) -> Option<u32> {
@@ -269,7 +288,15 @@ fn lost_steps_leave_a_joint_off_unknown_to_the_firmware_until_homing_finds_it() 
     }
     let (believed, truth) = {
         let sim = lock(&shared);
-        (sim.arm.logic().status().joints, sim.joints())
+        (
+            sim.native()
+                .expect("native firmware")
+                .arm
+                .logic()
+                .status()
+                .joints,
+            sim.joints(),
+        )
     };
     assert_eq!(believed, target, "the firmware believes it arrived");
     let off: Vec<f64> = (0..3)
@@ -287,7 +314,12 @@ fn lost_steps_leave_a_joint_off_unknown_to_the_firmware_until_homing_finds_it() 
     for _ in 0..1000 {
         lock(&shared).advance(0.01);
     }
-    let status = lock(&shared).arm.logic().status();
+    let status = lock(&shared)
+        .native()
+        .expect("native firmware")
+        .arm
+        .logic()
+        .status();
     assert_eq!(status.state, serial_link::arm::ArmState::Alarm);
     assert!(!status.homed);
 }

@@ -22,6 +22,10 @@ pub struct Args {
     /// names one of them (`field`, `arm`, `head`).
     #[arg(long)]
     sim: bool,
+    /// With `--sim`: `native` (the firmware core compiled for this computer) or `emulated`
+    /// (the Pico binaries in the RP2040 emulator, firmware/pico/build.sh first).
+    #[arg(long, default_value = "native", requires = "sim")]
+    firmware: String,
     /// Line speed of real serial ports (USB CDC ports ignore it).
     #[arg(long, default_value_t = DEFAULT_BAUD)]
     baud: u32,
@@ -119,7 +123,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .context("starting the async runtime")?;
     rt.block_on(async {
         let bench = if args.sim {
-            start_sim(args.baud)?
+            start_sim(args.baud, &args.firmware).await?
         } else {
             Bench {
                 baud: args.baud,
@@ -145,17 +149,35 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The simulated controllers at real speed, on pseudo-terminals in a temporary directory.
-fn start_sim(baud: u32) -> anyhow::Result<Bench> {
+async fn start_sim(baud: u32, firmware: &str) -> anyhow::Result<Bench> {
     let dir = tempfile::tempdir().context("a directory for the simulated controllers' ports")?;
-    let mut params = ros::Params::with_overrides(vec![(
-        "run_dir".to_string(),
-        ros::ParamValue::String(dir.path().display().to_string()),
-    )]);
+    let mut params = ros::Params::with_overrides(vec![
+        (
+            "run_dir".to_string(),
+            ros::ParamValue::String(dir.path().display().to_string()),
+        ),
+        (
+            "firmware".to_string(),
+            ros::ParamValue::String(firmware.to_string()),
+        ),
+    ]);
     let settings = sim::settings::Settings::from_params(&mut params)?;
     let shared = sim::node::build(&settings);
     let (slaves, tasks) = sim::node::start_controllers(&settings, &shared)?;
     // The physics runs until the runtime ends with the command.
     drop(sim::node::spawn_physics(shared));
+    // Emulated boards show their ports once the emulated USB host has enumerated them.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !["field", "arm", "head"]
+        .iter()
+        .all(|n| dir.path().join(n).exists())
+    {
+        anyhow::ensure!(
+            std::time::Instant::now() < deadline,
+            "the simulated controllers' ports did not appear within 60 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
     Ok(Bench {
         baud,
         sim_dir: Some(dir),
