@@ -2,8 +2,10 @@
 //! firmware core over simulated electronics), and their errors for a missing or wrong device.
 
 mod cli_support;
+mod pico_support;
 
 use cli_support::{cli, stderr, stdout};
+use pico_support::pico_built;
 
 #[test]
 fn ports_finds_the_three_controllers_with_their_firmware_ids() {
@@ -113,4 +115,48 @@ fn a_missing_or_wrong_device_is_a_clear_error() {
     let o = cli(&["hw", "ports", "/dev/null"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).starts_with("/dev/null  -  "), "{}", stdout(&o));
+}
+
+#[test]
+fn the_emulated_picos_answer_as_hardware_does() {
+    if !pico_built() {
+        return;
+    }
+    let emulated = ["hw", "--sim", "--firmware", "emulated"];
+    let with = |rest: &[&str]| cli(&[&emulated[..], rest].concat());
+
+    let o = with(&["ports"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for kind in ["field", "arm", "head"] {
+        assert!(
+            stdout(&o).contains(&format!(
+                "/{kind}  {kind} controller  firmware \"pico-{kind} 0.1.0\"  protocol 1"
+            )),
+            "{}",
+            stdout(&o)
+        );
+    }
+
+    // The start position through the 74HC165 chain, scanned by the compiled firmware.
+    let o = with(&["field", "--count", "1", "--every", "10ms"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("pieces 24  confirm up (0 presses)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("8    o   o   o   o\n"),
+        "{}",
+        stdout(&o)
+    );
+
+    // Homing seeks the simulated switches with real step pulses, then a joint is jogged.
+    let o = with(&["arm", "jog", "--home", "--joint", "2", "--by", "12.5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).lines().last().unwrap_or_default().trim(),
+        "state idle  homed yes  pump off  J1 0.00°  J2 12.50°  J3 0.00°"
+    );
+    assert!(!stderr(&o).contains("WARN"), "{}", stderr(&o));
 }

@@ -97,7 +97,7 @@ pub(crate) fn open_port(run_dir: &Path, which: Controller) -> Result<(Pty, PathB
 /// electronics, or (emulated) the electronics alone, for the emulated Picos' pins.
 fn devices(settings: &Settings) -> Controllers {
     match settings.firmware {
-        Firmware::Native => Controllers::Native(native_devices(settings)),
+        Firmware::Native => Controllers::Native(Box::new(native_devices(settings))),
         Firmware::Emulated => Controllers::Emulated(crate::emulated::electronics(settings)),
     }
 }

@@ -62,7 +62,7 @@ pub struct Electronics {
 /// (crate::emulated) at the electronics' pins.
 #[derive(Debug)]
 pub enum Controllers {
-    Native(Devices),
+    Native(Box<Devices>),
     Emulated(Electronics),
 }
 

@@ -43,6 +43,11 @@ pub struct Args {
     /// Speed of the simulated world (arm, human); the arm node allows up to 1000.
     #[arg(long, default_value_t = 10.0)]
     time_scale: f64,
+    /// What runs the controllers: `native` (the firmware core, compiled here) or `emulated`
+    /// (the Pico binaries in the RP2040 emulator: firmware/pico/build.sh first). Emulated
+    /// boards run at the chip's own speed, so the world's time scale is then 1.
+    #[arg(long, default_value = "native", value_parser = ["native", "emulated"])]
+    firmware: String,
     /// Plies after which the human resigns.
     #[arg(long, default_value_t = 200)]
     max_plies: u32,
@@ -149,10 +154,15 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         share: checkers_robot::launch::find_share(&cwd),
         domain,
         level: args.level.clone(),
-        time_scale: args.time_scale,
+        time_scale: if args.firmware == "emulated" {
+            1.0
+        } else {
+            args.time_scale
+        },
         run_dir: run_dir.clone(),
         log: Some(run_dir.join("launch.log")),
         keystore: None,
+        firmware: args.firmware.clone(),
     };
     std::fs::create_dir_all(&run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
     let mut graph = SimGraph::launch(&options)?;
@@ -274,7 +284,11 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         state.result_reason,
         state.ply,
         wall.as_secs_f64(),
-        args.time_scale
+        if args.firmware == "emulated" {
+            "1, emulated firmware".to_string()
+        } else {
+            args.time_scale.to_string()
+        }
     );
     for pdn in archived_games(&graph.state_dir) {
         println!("pdn: {}", pdn.display());

@@ -34,6 +34,9 @@ pub struct SimOptions {
     /// An SROS2 keystore: the graph runs secured (`secure:=true keystore:=DIR`); None: as the
     /// environment says.
     pub keystore: Option<PathBuf>,
+    /// `firmware:=`: `native` (the firmware core here) or `emulated` (the Pico binaries in the
+    /// RP2040 emulator, docs/firmware.md).
+    pub firmware: String,
 }
 
 /// A running launch; stopped on drop.
@@ -128,6 +131,7 @@ fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
         .arg(format!("time_scale:={}", o.time_scale))
         .arg(format!("run_dir:={}", o.run_dir.display()))
         .arg(format!("state_dir:={}", state_dir.display()))
+        .arg(format!("firmware:={}", o.firmware))
         .env("ROS_DOMAIN_ID", o.domain.to_string())
         .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST");
     if let Some(keystore) = &o.keystore {

@@ -43,15 +43,25 @@ pub fn domain(salt: u16) -> u16 {
 
 /// The launch of the simulated robot at `level` on `domain`, everything under `dir`.
 pub fn options(dir: &Path, domain: u16, level: &str) -> SimOptions {
+    options_with(dir, domain, level, "native")
+}
+
+/// As [`options`], with `firmware:=` (`emulated` runs at time scale 1: the chip's own speed).
+pub fn options_with(dir: &Path, domain: u16, level: &str, firmware: &str) -> SimOptions {
     SimOptions {
         exe: PathBuf::from(env!("CARGO_BIN_EXE_checkers-robot")),
         share: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
         domain,
         level: level.to_string(),
-        time_scale: TIME_SCALE,
+        time_scale: if firmware == "native" {
+            TIME_SCALE
+        } else {
+            1.0
+        },
         run_dir: dir.to_path_buf(),
         log: Some(dir.join("launch.log")),
         keystore: None,
+        firmware: firmware.to_string(),
     }
 }
 
@@ -68,11 +78,16 @@ impl Graph {
     /// node has been seen (once, in CI) to stall while creating its DDS endpoints at start, and
     /// these tests are about the game, not about that start. The second failure panics.
     pub async fn start(salt: u16, level: &str) -> Graph {
-        match Graph::try_start(salt, level).await {
+        Graph::start_with(salt, level, "native").await
+    }
+
+    /// As [`Graph::start`], with the controllers' firmware `native` or `emulated`.
+    pub async fn start_with(salt: u16, level: &str, firmware: &str) -> Graph {
+        match Graph::try_start(salt, level, firmware).await {
             Ok(g) => g,
             Err(first) => {
                 eprintln!("the graph did not come up; launching it again. {first}");
-                match Graph::try_start(salt + 16, level).await {
+                match Graph::try_start(salt + 16, level, firmware).await {
                     Ok(g) => g,
                     Err(second) => panic!("the graph did not come up twice. {second}"),
                 }
@@ -80,10 +95,10 @@ impl Graph {
         }
     }
 
-    async fn try_start(salt: u16, level: &str) -> Result<Graph, String> {
+    async fn try_start(salt: u16, level: &str, firmware: &str) -> Result<Graph, String> {
         let dir = tempfile::tempdir().expect("temp dir");
         let domain = domain(salt);
-        let options = options(dir.path(), domain, level);
+        let options = options_with(dir.path(), domain, level, firmware);
         let sim = SimGraph::launch(&options).expect("the launch starts");
         let client = GraphClient::connect(domain).expect("the client joins the domain");
         let g = Graph {

@@ -39,6 +39,11 @@ pub struct Args {
     /// Speed of the simulated world (the arm, the simulated human's pauses).
     #[arg(long, default_value_t = 2.0)]
     time_scale: f64,
+    /// What runs the controllers: `native` (the firmware core, compiled here) or `emulated`
+    /// (the Pico binaries in the RP2040 emulator: firmware/pico/build.sh first). Emulated
+    /// boards run at the chip's own speed, so the world's time scale is then 1.
+    #[arg(long, default_value = "native", value_parser = ["native", "emulated"])]
+    firmware: String,
     /// ROS domain of the launched graph; default: one derived from this process's id.
     #[arg(long)]
     domain: Option<u16>,
@@ -79,10 +84,15 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         share,
         domain,
         level: args.level.clone(),
-        time_scale: args.time_scale,
+        time_scale: if args.firmware == "emulated" {
+            1.0
+        } else {
+            args.time_scale
+        },
         run_dir: run_dir.clone(),
         log: Some(launch_log.clone()),
         keystore: None,
+        firmware: args.firmware.clone(),
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -124,6 +124,7 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         run_dir: run_dir.clone(),
         log: Some(log.clone()),
         keystore: None,
+        firmware: "native".to_string(),
     };
     let mut graph = SimGraph::launch(&options)?;
     let client = GraphClient::connect(options.domain)?;
