@@ -30,7 +30,12 @@ pub struct Micros(pub u64);
 
 impl Timestamp for Micros {
     fn after(self, d: Duration) -> Self {
-        let us = u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        // Not `as_micros`: its u128 arithmetic is a chain of library calls on a Cortex-M0+,
+        // and the link asks this several times per main-loop turn.
+        let us = d
+            .as_secs()
+            .saturating_mul(1_000_000)
+            .saturating_add(u64::from(d.subsec_micros()));
         Micros(self.0.saturating_add(us))
     }
 

@@ -56,6 +56,9 @@ pub struct Device<L: Logic> {
     link: Link<L::Report, L::Command, LinkTime>,
     logic: L,
     speedup: f64,
+    /// `speedup != 1.0`, kept apart: a float comparison is a library call on the M0+, and the
+    /// main loop would make it every turn.
+    sped_up: bool,
 }
 
 impl<L: Logic> Device<L> {
@@ -70,6 +73,7 @@ impl<L: Logic> Device<L> {
             link: Link::controller(L::KIND, firmware, config, LinkTime(now)),
             logic,
             speedup: 1.0,
+            sped_up: false,
         }
     }
 
@@ -77,11 +81,12 @@ impl<L: Logic> Device<L> {
     pub fn set_speedup(&mut self, speedup: f64) {
         if speedup.is_finite() && speedup > 0.0 {
             self.speedup = speedup;
+            self.sped_up = speedup != 1.0;
         }
     }
 
     fn logic_time(&self, now: Micros) -> Micros {
-        if self.speedup == 1.0 {
+        if !self.sped_up {
             now
         } else {
             (now as f64 * self.speedup) as Micros
@@ -275,8 +280,9 @@ impl<O: HeadOutputs> Logic for HeadUnit<O> {
     }
 
     fn tick(&mut self, now: Micros) {
-        self.head.tick(now);
-        self.outputs.servo_pulses(self.head.pulses());
+        if self.head.tick(now) {
+            self.outputs.servo_pulses(self.head.pulses());
+        }
         if let Some(writes) = self.head.eye_writes(now) {
             for w in writes {
                 self.outputs.eye_write(w);

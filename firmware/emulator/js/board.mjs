@@ -12,7 +12,7 @@
 // USB host's enumeration and its bulk transfers, pulse widths read off the PWM pins. What the
 // pins mean in the world (a joint turning, a magnet over a sensor) is the Rust sim's.
 import { RP2040 } from 'rp2040js';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const NS_PER_CYCLE = 8; // rp2040js times every cycle at 125 MHz
@@ -23,6 +23,12 @@ const GPIO_LOW = 0;
 const SRAM_BASE = 0x20000000;
 const PAINT = 0xa5;
 const SETUP_GAP_NS = 100_000;
+// PICO_PROFILE=PREFIX samples the program counter every 32 instructions and writes the counts
+// to PREFIX.<elf name> whenever the stack is read (docs/firmware.md, "Where the cycles go").
+const PROFILE = process.env.PICO_PROFILE;
+const profile = new Map();
+let profN = 0;
+
 
 let config = null;
 let chip = null;
@@ -322,6 +328,9 @@ class Chip {
         clock.tick(step);
         if (this.hung > 0) this.hung = Math.max(0, this.hung - step);
       } else {
+        if (PROFILE && (++profN & 31) === 0) {
+          profile.set(mcu.core.PC, (profile.get(mcu.core.PC) ?? 0) + 1);
+        }
         clock.tick(mcu.core.executeInstruction() * NS_PER_CYCLE);
       }
     }
@@ -335,6 +344,12 @@ class Chip {
     while (at < top - SRAM_BASE && sram[at] === PAINT) at++;
     return top - SRAM_BASE - at;
   }
+}
+
+function writeProfile() {
+  const rows = [...profile].sort((a, b) => b[1] - a[1]);
+  const name = config.elf.split('/').pop();
+  writeFileSync(`${PROFILE}.${name}`, rows.map(([pc, n]) => `${pc.toString(16)} ${n}`).join('\n'));
 }
 
 function powerUp() {
@@ -381,6 +396,7 @@ function slice(cmd) {
       left = Math.max(0, rest);
     }
     if (cmd.stack) stackUsed = Math.max(stackUsed ?? 0, chip.stackUsed());
+    if (cmd.stack && PROFILE) writeProfile();
   } else {
     baseNanos += left * 1000;
   }

@@ -94,6 +94,8 @@ pub struct Board {
     child: Child,
     stdin: ChildStdin,
     stdout: Lines<BufReader<ChildStdout>>,
+    /// Emulated time after the latest slice, microseconds.
+    now_us: u64,
 }
 
 impl Board {
@@ -143,6 +145,7 @@ impl Board {
             stdin,
             stdout: BufReader::new(stdout).lines(),
             image,
+            now_us: 0,
         };
         let config = Config {
             elf: &board.image.path,
@@ -177,7 +180,15 @@ impl Board {
         let line = serde_json::to_string(input).map_err(|e| self.error(e.to_string()))?;
         self.send(line).await?;
         let reply = self.receive().await?;
-        serde_json::from_str(&reply).map_err(|e| self.error(format!("bad reply ({e}): {reply}")))
+        let out: SliceOutput = serde_json::from_str(&reply)
+            .map_err(|e| self.error(format!("bad reply ({e}): {reply}")))?;
+        self.now_us = out.t_us;
+        Ok(out)
+    }
+
+    /// Emulated time after the latest slice, microseconds.
+    pub fn now_us(&self) -> u64 {
+        self.now_us
     }
 
     async fn send(&mut self, mut line: String) -> Result<(), EmulatorError> {

@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod bench;
 mod board;
 mod budget;
 mod error;

@@ -9,12 +9,12 @@
 
 use std::path::Path;
 
+use pico_emulator::bench::{self, Endpoint, HostPort};
 use pico_emulator::{Board, BoardKind, Budgets, Install, SliceInput, SliceOutput, Usage};
 use serial_link::field::Button;
 use serial_link::head::EyeBitmap;
 use serial_link::{
-    ControllerKind, Event, FieldCommand, FieldReport, FirmwareId, HeadCommand, HeadReport, Link,
-    LinkConfig, Message, Micros,
+    ControllerKind, FieldCommand, FieldReport, FirmwareId, HeadCommand, HeadReport, Micros,
 };
 
 /// The emulator's slice: the host side runs between slices, as a USB host polls each frame.
@@ -44,89 +44,18 @@ fn install() -> Option<Install> {
     Some(install)
 }
 
-/// The host's end of one USB port.
-struct Host<Tx, Rx> {
-    port: usize,
-    link: Link<Tx, Rx, Micros>,
-    received: Vec<Rx>,
-    connects: usize,
-}
+type Host<Tx, Rx> = HostPort<Tx, Rx>;
 
-impl<Tx: Message, Rx: Message> Host<Tx, Rx> {
-    fn new(port: usize, kind: ControllerKind) -> Self {
-        let config = LinkConfig {
-            nonce_seed: Some(port as u64 + 11),
-            ..LinkConfig::default()
-        };
-        Host {
-            port,
-            link: Link::host(kind, config, Micros(0)),
-            received: Vec::new(),
-            connects: 0,
-        }
-    }
-}
-
-/// What the bench needs of a host end, whatever its messages.
-trait Endpoint {
-    fn port(&self) -> usize;
-    fn outgoing(&mut self, now: Micros) -> (usize, Vec<u8>);
-    fn incoming(&mut self, bytes: &[u8], now: Micros);
-}
-
-impl<Tx: Message, Rx: Message> Endpoint for Host<Tx, Rx> {
-    fn port(&self) -> usize {
-        self.port
-    }
-
-    fn outgoing(&mut self, now: Micros) -> (usize, Vec<u8>) {
-        self.link.handle_timeout(now);
-        (self.port, self.link.take_transmit().to_vec())
-    }
-
-    fn incoming(&mut self, bytes: &[u8], now: Micros) {
-        self.link.receive(bytes, now);
-        while let Some(e) = self.link.poll_event() {
-            match e {
-                Event::Received(r) => self.received.push(r),
-                Event::Connected(_) => self.connects += 1,
-                _ => {}
-            }
-        }
-    }
-}
-
-/// Runs the board for `us` with the hosts talking to it; `input` is sent with the first slice.
-/// Returns every slice's output.
+/// Runs the board for `us` with the hosts talking to it; `input` goes with the first slice.
 async fn run(
     board: &mut Board,
     hosts: &mut [&mut dyn Endpoint],
     us: u64,
-    mut input: SliceInput,
+    input: SliceInput,
 ) -> Vec<SliceOutput> {
-    let mut outs: Vec<SliceOutput> = Vec::new();
-    let mut now = Micros(0);
-    let mut elapsed = 0;
-    while elapsed < us {
-        input.run_us = SLICE_US;
-        for h in hosts.iter_mut() {
-            let (port, bytes) = h.outgoing(now);
-            if !bytes.is_empty() {
-                input.tx.push((port, bytes));
-            }
-        }
-        let out = board.slice(&input).await.expect("slice");
-        now = Micros(out.t_us);
-        for (port, bytes) in &out.rx {
-            for h in hosts.iter_mut().filter(|h| h.port() == *port) {
-                h.incoming(bytes, now);
-            }
-        }
-        input = SliceInput::default();
-        elapsed += SLICE_US;
-        outs.push(out);
-    }
-    outs
+    bench::run(board, hosts, SLICE_US, us, input, |_, _| {})
+        .await
+        .expect("the emulator runs")
 }
 
 fn budgets() -> Budgets {
@@ -190,7 +119,7 @@ async fn the_field_board_scans_its_sensors_and_counts_a_press() {
         )
         .expect("send");
     run(&mut board, &mut [&mut field], 50_000, SliceInput::default()).await;
-    let snapshot = field.received.iter().rev().find_map(|r| match r {
+    let snapshot = field.last(|r| match r {
         FieldReport::Snapshot(s) => Some(*s),
         _ => None,
     });
@@ -205,7 +134,7 @@ async fn the_field_board_scans_its_sensors_and_counts_a_press() {
     up.stack = true;
     let outs = run(&mut board, &mut [&mut field], 60_000, up).await;
     assert!(
-        field.received.iter().any(|r| matches!(
+        field.received.iter().any(|(_, r)| matches!(
             r,
             FieldReport::ButtonPressed {
                 button: Button::Confirm,
@@ -244,7 +173,7 @@ async fn the_control_board_serves_arm_and_head_and_drives_servos_and_eyes() {
     );
 
     let eye = EyeBitmap([0x3c, 0x42, 0x81, 0x81, 0x81, 0x81, 0x42, 0x3c]);
-    let t = Micros(400_000);
+    let t = Micros(board.now_us());
     head.link
         .send(
             HeadCommand::SetEyes {
@@ -345,7 +274,7 @@ async fn malformed_frames_a_hung_core_and_a_pulled_cable_each_end_in_a_new_sessi
         field
             .received
             .iter()
-            .any(|r| matches!(r, FieldReport::Snapshot(_))),
+            .any(|(_, r)| matches!(r, FieldReport::Snapshot(_))),
         "no snapshot after the noise"
     );
 

@@ -108,7 +108,14 @@ pub struct Head {
     /// When the next full rewrite is due; `None`: at the first chance (power-up).
     next_refresh: Option<Micros>,
     status_asked: bool,
+    /// When the servos last ramped; `None`: not yet.
+    servos_ticked: Option<Micros>,
 }
+
+/// How often the servos ramp and their pulses are rewritten. They take a new pulse every
+/// 20 ms; a millisecond keeps the ramps smooth, where every main-loop turn spent a dozen 64-bit
+/// divisions (library calls on the M0+) for nothing.
+pub const SERVO_TICK_US: Micros = 1_000;
 
 impl Head {
     /// Servos at neutral, eyes dark.
@@ -121,6 +128,7 @@ impl Head {
             brightness_dirty: true,
             next_refresh: None,
             status_asked: false,
+            servos_ticked: None,
             cfg,
         }
     }
@@ -153,11 +161,20 @@ impl Head {
         }
     }
 
-    /// Ramps the servos to `now`.
-    pub fn tick(&mut self, now: Micros) {
+    /// Ramps the servos to `now`, at most every [`SERVO_TICK_US`]; whether it did (and so
+    /// whether the pulses may have changed).
+    pub fn tick(&mut self, now: Micros) -> bool {
+        if self
+            .servos_ticked
+            .is_some_and(|t| now.saturating_sub(t) < SERVO_TICK_US)
+        {
+            return false;
+        }
+        self.servos_ticked = Some(now);
         for s in &mut self.servos {
             s.tick(now);
         }
+        true
     }
 
     /// Pulse widths now, microseconds, indexed by [`ServoId`].
