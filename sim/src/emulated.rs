@@ -99,7 +99,10 @@ async fn run_board(
     let started = Instant::now();
     let mut input = SliceInput::default();
     pins_from_world(kind, shared, &mut input, true);
+    // When an unplugged board is plugged back, emulated microseconds.
+    let mut replug_at: Option<u64> = None;
     loop {
+        inject(kind, shared, &mut input, board.now_us(), &mut replug_at);
         while let Ok((port, gen, bytes)) = from_host.try_recv() {
             let Some(&which) = names.get(port) else {
                 continue;
@@ -149,6 +152,80 @@ async fn run_board(
             tokio::time::sleep(ahead).await;
         }
     }
+}
+
+/// The board faults of `/sim/set_fault`, each taken once: the cable pulled (and plugged back
+/// when its time is up), the core hung, a flood of malformed frames.
+fn inject(
+    kind: BoardKind,
+    shared: &Shared,
+    input: &mut SliceInput,
+    now_us: u64,
+    replug_at: &mut Option<u64>,
+) {
+    if replug_at.is_some_and(|t| now_us >= t) {
+        *replug_at = None;
+        input.power = Some(true);
+        tracing::info!(board = kind.name(), "the board's USB cable is plugged back");
+    }
+    let mut sim = lock(shared);
+    let seed = sim.rng.next_u64();
+    let faults = &mut sim.faults;
+    let (unplug, hang, flood) = match kind {
+        BoardKind::Control => (
+            &mut faults.control_unplug,
+            &mut faults.control_hang,
+            &mut faults.control_flood,
+        ),
+        BoardKind::Field => (
+            &mut faults.field_unplug,
+            &mut faults.field_hang,
+            &mut faults.field_flood,
+        ),
+    };
+    if *unplug > 0.0 {
+        tracing::info!(
+            board = kind.name(),
+            seconds = *unplug,
+            "injected fault: the board's USB cable is pulled"
+        );
+        *replug_at = Some(now_us + (*unplug * 1e6) as u64);
+        input.power = Some(false);
+        *unplug = 0.0;
+    }
+    if *hang > 0.0 {
+        tracing::info!(
+            board = kind.name(),
+            seconds = *hang,
+            "injected fault: the board's core hangs"
+        );
+        input.hang_us = Some((*hang * 1e6) as u64);
+        *hang = 0.0;
+    }
+    if *flood > 0 {
+        let n = usize::try_from(*flood).unwrap_or(0);
+        tracing::info!(
+            board = kind.name(),
+            bytes = n,
+            "injected fault: a flood of malformed frames"
+        );
+        input.tx.push((0, malformed_frames(n, seed)));
+        *flood = 0;
+    }
+}
+
+/// `n` bytes of frames that are not the protocol's: random bytes between delimiters.
+fn malformed_frames(n: usize, seed: u64) -> Vec<u8> {
+    let mut rng = crate::rng::Rng::new(seed);
+    (0..n)
+        .map(|i| {
+            if i % 37 == 0 {
+                serial_link::frame::DELIMITER
+            } else {
+                (rng.next_u64() & 0xFF) as u8
+            }
+        })
+        .collect()
 }
 
 /// A new pseudo-terminal for port `index`, its bytes forwarded tagged with the generation.

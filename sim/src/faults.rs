@@ -41,6 +41,21 @@ pub struct Faults {
     pub lost_steps: i64,
     /// Controllers that stop answering: they read and ignore everything and send nothing.
     pub silent: Vec<Controller>,
+    /// A joint (1..3) whose limit switch reads closed wherever the joint is (a magnet stuck to
+    /// it, a shorted output); 0: none.
+    pub limit_stuck_closed: i64,
+    /// A joint (1..3) whose limit switch never closes (a broken wire); 0: none.
+    pub limit_never_closes: i64,
+    /// Emulated boards only (`firmware:=emulated`), each taken once: the board's USB cable
+    /// pulled for this many seconds, then plugged back (it boots again) ...
+    pub control_unplug: f64,
+    pub field_unplug: f64,
+    /// ... its core hung for this many seconds (a watchdog longer than 0.1 s resets it) ...
+    pub control_hang: f64,
+    pub field_hang: f64,
+    /// ... and this many bytes of malformed frames sent to its first port.
+    pub control_flood: i64,
+    pub field_flood: i64,
 }
 
 /// A fault setting that could not be applied.
@@ -48,14 +63,14 @@ pub struct Faults {
 pub enum FaultError {
     #[error("expected NAME:=VALUE, got {0:?}")]
     Syntax(String),
-    #[error("no fault named {0:?} (sensor_bit_flip, serial_noise, drop_frames, failed_picks, lost_steps, field_silent, arm_silent, head_silent)")]
+    #[error("no fault named {0:?} ({names})", names = NAMES.join(", "))]
     Unknown(String),
     #[error("fault {name}: bad value {value:?}")]
     Value { name: String, value: String },
 }
 
 /// The fault names, as parameters take them (prefixed `faults.`).
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 16] = [
     "sensor_bit_flip",
     "serial_noise",
     "drop_frames",
@@ -64,6 +79,24 @@ pub const NAMES: [&str; 8] = [
     "field_silent",
     "arm_silent",
     "head_silent",
+    "limit_stuck_closed",
+    "limit_never_closes",
+    "control_unplug",
+    "field_unplug",
+    "control_hang",
+    "field_hang",
+    "control_flood",
+    "field_flood",
+];
+
+/// The faults whose values are whole numbers (the others are probabilities, seconds or flags).
+pub const COUNTS: [&str; 6] = [
+    "failed_picks",
+    "lost_steps",
+    "limit_stuck_closed",
+    "limit_never_closes",
+    "control_flood",
+    "field_flood",
 ];
 
 impl Faults {
@@ -98,6 +131,20 @@ impl Faults {
                 .ok_or_else(bad)
         };
         let flag = || value.parse::<bool>().map_err(|_| bad());
+        let joint = || {
+            value
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (0..=3).contains(n))
+                .ok_or_else(bad)
+        };
+        let seconds = || {
+            value
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && (0.0..=60.0).contains(s))
+                .ok_or_else(bad)
+        };
         let count = || {
             value
                 .parse::<i64>()
@@ -114,6 +161,14 @@ impl Faults {
             "field_silent" => self.set_silent(Controller::Field, flag()?),
             "arm_silent" => self.set_silent(Controller::Arm, flag()?),
             "head_silent" => self.set_silent(Controller::Head, flag()?),
+            "limit_stuck_closed" => self.limit_stuck_closed = joint()?,
+            "limit_never_closes" => self.limit_never_closes = joint()?,
+            "control_unplug" => self.control_unplug = seconds()?,
+            "field_unplug" => self.field_unplug = seconds()?,
+            "control_hang" => self.control_hang = seconds()?,
+            "field_hang" => self.field_hang = seconds()?,
+            "control_flood" => self.control_flood = count()?,
+            "field_flood" => self.field_flood = count()?,
             _ => return Err(FaultError::Unknown(name.to_string())),
         }
         Ok(())
@@ -131,6 +186,14 @@ impl fmt::Display for Faults {
         for c in Controller::ALL {
             writeln!(f, "{}_silent:={}", c.name(), self.is_silent(c))?;
         }
+        writeln!(f, "limit_stuck_closed:={}", self.limit_stuck_closed)?;
+        writeln!(f, "limit_never_closes:={}", self.limit_never_closes)?;
+        writeln!(f, "control_unplug:={}", self.control_unplug)?;
+        writeln!(f, "field_unplug:={}", self.field_unplug)?;
+        writeln!(f, "control_hang:={}", self.control_hang)?;
+        writeln!(f, "field_hang:={}", self.field_hang)?;
+        writeln!(f, "control_flood:={}", self.control_flood)?;
+        writeln!(f, "field_flood:={}", self.field_flood)?;
         Ok(())
     }
 }

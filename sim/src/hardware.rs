@@ -75,6 +75,9 @@ pub struct SimArmIo {
     vent: bool,
     /// Step pulses still to be lost on each joint (an injected fault).
     lose: [u32; JOINTS],
+    /// A switch that reads closed (`Some(true)`) or open (`Some(false)`) wherever its joint
+    /// is (an injected fault).
+    switch_fault: [Option<bool>; JOINTS],
 }
 
 impl SimArmIo {
@@ -88,6 +91,7 @@ impl SimArmIo {
             pump: false,
             vent: false,
             lose: [0; JOINTS],
+            switch_fault: [None; JOINTS],
         }
     }
 
@@ -100,6 +104,21 @@ impl SimArmIo {
     /// Whether the pump runs.
     pub fn pump_on(&self) -> bool {
         self.pump
+    }
+
+    /// The switch of joint `stuck_closed` (1..3; 0 none) reads closed, that of `never_closes`
+    /// open, wherever the joints are.
+    pub fn set_switch_faults(&mut self, stuck_closed: i64, never_closes: i64) {
+        self.switch_fault = core::array::from_fn(|j| {
+            let joint = j as i64 + 1;
+            if joint == stuck_closed {
+                Some(true)
+            } else if joint == never_closes {
+                Some(false)
+            } else {
+                None
+            }
+        });
     }
 
     /// The next `n` pulses to `joint` turn nothing: a stalled motor, an obstacle.
@@ -123,6 +142,9 @@ impl ArmIo for SimArmIo {
     }
 
     fn limit_closed(&mut self, joint: usize) -> bool {
+        if let Some(&Some(forced)) = self.switch_fault.get(joint) {
+            return forced;
+        }
         self.steps
             .get(joint)
             .is_some_and(|&s| s <= self.switch_at[joint])

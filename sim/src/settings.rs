@@ -7,7 +7,7 @@ use arm_kinematics::config::{ArmConfig, BoardConfig, RobotSide};
 use draughts::{Color, Position};
 use ros::{Node, Params};
 
-use crate::faults::{Faults, NAMES};
+use crate::faults::{Faults, COUNTS, NAMES};
 
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -124,7 +124,7 @@ impl Settings {
         for name in NAMES {
             let key = format!("faults.{name}");
             let text = match name {
-                "failed_picks" | "lost_steps" => p.declare(&key, 0i64)?.to_string(),
+                n if COUNTS.contains(&n) => p.declare(&key, 0i64)?.to_string(),
                 n if n.ends_with("_silent") => p.declare(&key, false)?.to_string(),
                 _ => p.declare(&key, 0.0f64)?.to_string(),
             };

@@ -274,6 +274,11 @@ impl Sim {
     /// already be under way when the tick comes: judged only after moving, the cup would rise
     /// off a piece it sat on all along and never seal.
     pub fn step(&mut self) {
+        let (stuck, never) = (
+            self.faults.limit_stuck_closed,
+            self.faults.limit_never_closes,
+        );
+        self.arm_io_mut().set_switch_faults(stuck, never);
         if self.faults.lost_steps > 0 {
             let n = u32::try_from(self.faults.lost_steps).unwrap_or(u32::MAX);
             self.faults.lost_steps = 0;

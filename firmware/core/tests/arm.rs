@@ -194,6 +194,28 @@ fn homing_starting_on_a_switch_backs_off_first() {
 }
 
 #[test]
+fn a_switch_stuck_closed_is_a_limit_alarm_after_a_short_creep() {
+    let mut r = Rig::new([0, 2_000, 3_000]);
+    r.arm.io_mut().forced_closed[2] = true;
+    r.cmd(ArmCommand::Home);
+    r.run_until_idle(60_000_000);
+    assert_eq!(r.arm.state(), ArmState::Alarm);
+    assert!(!r.arm.homed());
+    let release = firmware_core::arm::RELEASE_BACKOFFS * 300;
+    assert_eq!(
+        r.alarms(),
+        [Alarm {
+            code: AlarmCode::Limit,
+            joint: 2,
+            detail: release
+        }]
+    );
+    // It crept off the switch by that much, away from it, no farther.
+    let moved = r.arm.io().phys[2] - ArmConfig::paper_robot().joints[2].steps(3_000);
+    assert_eq!(moved, ArmConfig::paper_robot().joints[2].steps(release));
+}
+
+#[test]
 fn a_switch_never_found_is_a_stall_alarm() {
     let mut r = Rig::new([0, 2_000, 3_000]);
     r.arm.io_mut().dead_switch[2] = true;

@@ -26,6 +26,10 @@ pub struct Args {
     /// (the Pico binaries in the RP2040 emulator, firmware/pico/build.sh first).
     #[arg(long, default_value = "native", requires = "sim")]
     firmware: String,
+    /// With `--sim`: a fault of the simulated hardware, `NAME:=VALUE` as `/sim/set_fault`
+    /// takes it (docs/sim.md), e.g. `limit_stuck_closed:=2`; repeatable.
+    #[arg(long = "fault", requires = "sim")]
+    faults: Vec<String>,
     /// Line speed of real serial ports (USB CDC ports ignore it).
     #[arg(long, default_value_t = DEFAULT_BAUD)]
     baud: u32,
@@ -123,7 +127,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .context("starting the async runtime")?;
     rt.block_on(async {
         let bench = if args.sim {
-            start_sim(args.baud, &args.firmware).await?
+            start_sim(args.baud, &args.firmware, &args.faults).await?
         } else {
             Bench {
                 baud: args.baud,
@@ -149,7 +153,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The simulated controllers at real speed, on pseudo-terminals in a temporary directory.
-async fn start_sim(baud: u32, firmware: &str) -> anyhow::Result<Bench> {
+async fn start_sim(baud: u32, firmware: &str, faults: &[String]) -> anyhow::Result<Bench> {
     let dir = tempfile::tempdir().context("a directory for the simulated controllers' ports")?;
     let mut params = ros::Params::with_overrides(vec![
         (
@@ -161,7 +165,13 @@ async fn start_sim(baud: u32, firmware: &str) -> anyhow::Result<Bench> {
             ros::ParamValue::String(firmware.to_string()),
         ),
     ]);
-    let settings = sim::settings::Settings::from_params(&mut params)?;
+    let mut settings = sim::settings::Settings::from_params(&mut params)?;
+    for fault in faults {
+        settings
+            .faults
+            .apply(fault)
+            .map_err(|e| crate::cli::bad_input(format!("--fault {fault}: {e}")))?;
+    }
     let shared = sim::node::build(&settings);
     let (slaves, tasks) = sim::node::start_controllers(&settings, &shared)?;
     // The physics runs until the runtime ends with the command.

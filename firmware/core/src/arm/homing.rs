@@ -5,7 +5,8 @@
 //! For one joint:
 //!
 //! ```text
-//! Release  (only if the switch is already closed) creep away until it opens
+//! Release  (only if the switch is already closed) creep away until it opens, at most
+//!          RELEASE_BACKOFFS x backoff
 //! Seek     toward the switch at seek speed, up to max_travel; brake when it closes
 //! Backoff  away by `backoff`; the switch must be open again
 //! Latch    toward it at latch speed, up to 2 x backoff; stop dead when it closes: zero here
@@ -17,6 +18,12 @@
 
 use super::{AlarmCode, Arm, ArmIo, ArmState, Halt, JOINTS};
 use crate::Micros;
+
+/// How far (in backoffs) a joint that starts on its switch creeps off it. Such a joint lies
+/// between the switch and its hard stop, a few degrees; a switch still closed after this is
+/// stuck, and creeping on (once up to `max_travel`, the joint's whole range, for minutes)
+/// would drive the arm into its other stop.
+pub const RELEASE_BACKOFFS: i32 = 4;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -69,7 +76,8 @@ impl<IO: ArmIo> Arm<IO> {
     fn begin_joint(&mut self, j: usize, now: Micros) -> Phase {
         let h = self.cfg.joints[j].homing;
         if self.io.limit_closed(j) {
-            self.jog(j, -self.toward(j, h.max_travel), h.latch_speed, now);
+            let release = (RELEASE_BACKOFFS * h.backoff).min(h.max_travel);
+            self.jog(j, -self.toward(j, release), h.latch_speed, now);
             Phase::Release
         } else {
             self.jog(j, self.toward(j, h.max_travel), h.seek_speed, now);
@@ -99,7 +107,7 @@ impl<IO: ArmIo> Arm<IO> {
                     self.jog(j, -self.toward(j, h.backoff), h.seek_speed, now);
                     Some(Phase::Backoff)
                 } else if !moving {
-                    let travel = h.max_travel;
+                    let travel = (RELEASE_BACKOFFS * h.backoff).min(h.max_travel);
                     self.fault(AlarmCode::Limit, j as u8, travel, Halt::Now, now);
                     return;
                 } else {

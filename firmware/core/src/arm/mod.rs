@@ -11,6 +11,7 @@
 
 mod config;
 mod homing;
+pub use homing::RELEASE_BACKOFFS;
 mod io;
 
 pub use config::{ArmConfig, HomingConfig, JointConfig};

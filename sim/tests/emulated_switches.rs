@@ -1,0 +1,100 @@
+//! The compiled arm firmware, emulated, against the sim's joints and switches with a switch
+//! fault: a switch stuck closed and a switch that never closes each end homing in an alarm
+//! (never in a crash, a hang or a homed arm that is not), and a good switch homes.
+//!
+//! Skipped where the Pico firmware is not built, unless `CHECKERS_REQUIRE_PICO` is set.
+
+use firmware_core::arm::{ArmConfig, ArmIo};
+use firmware_core::stepper::Direction;
+use pico_emulator::bench::{self, Endpoint, HostPort};
+use pico_emulator::wiring::LIMITS;
+use pico_emulator::{Board, BoardKind, Install, SliceInput, SliceOutput};
+use serial_link::arm::{AlarmCode, ArmState};
+use serial_link::{ArmCommand, ArmReport, ControllerKind, Micros};
+use sim::hardware::SimArmIo;
+
+fn install() -> Option<Install> {
+    let required = std::env::var_os("CHECKERS_REQUIRE_PICO").is_some();
+    match Install::locate() {
+        Ok(i) if i.firmware_built() => Some(i),
+        Ok(i) => {
+            assert!(!required, "no Pico firmware in {}", i.elf_dir.display());
+            eprintln!("skipped: no Pico firmware in {}", i.elf_dir.display());
+            None
+        }
+        Err(e) => {
+            assert!(!required, "{e}");
+            eprintln!("skipped: {e}");
+            None
+        }
+    }
+}
+
+fn wire(io: &mut SimArmIo, out: &SliceOutput, next: &mut SliceInput) {
+    for (joint, &[forward, reverse]) in out.steps.iter().enumerate() {
+        for _ in 0..forward {
+            io.step(joint, Direction::Forward);
+        }
+        for _ in 0..reverse {
+            io.step(joint, Direction::Reverse);
+        }
+    }
+    for (joint, &pin) in LIMITS.iter().enumerate() {
+        next.set.insert(pin, !io.limit_closed(joint));
+    }
+}
+
+/// Homes with the switch faults given (joints 1..3, 0 none); what the arm reported last:
+/// an alarm, or the homed status.
+async fn home(install: &Install, stuck_closed: i64, never_closes: i64) -> ArmReport {
+    let mut io = SimArmIo::new(&ArmConfig::paper_robot(), [0.0; 3]);
+    io.set_switch_faults(stuck_closed, never_closes);
+    let mut board = Board::start(BoardKind::Control, install)
+        .await
+        .expect("start");
+    let mut arm: HostPort<ArmCommand, ArmReport> = HostPort::new(0, ControllerKind::Arm);
+    let mut run = async |board: &mut Board, arm: &mut HostPort<_, _>, us| {
+        bench::run(
+            board,
+            &mut [arm as &mut dyn Endpoint],
+            1_000,
+            us,
+            SliceInput::default(),
+            |o, n| wire(&mut io, o, n),
+        )
+        .await
+        .expect("the emulator runs")
+    };
+    run(&mut board, &mut arm, 300_000).await;
+    arm.link
+        .send(ArmCommand::Home, Micros(board.now_us()))
+        .expect("a session");
+    for _ in 0..60 {
+        run(&mut board, &mut arm, 1_000_000).await;
+        let last = arm.last(|r| match r {
+            ArmReport::Alarm(_) => Some(*r),
+            ArmReport::Status(s) if s.homed && s.state == ArmState::Idle => Some(*r),
+            _ => None,
+        });
+        if let Some(r) = last {
+            return r;
+        }
+    }
+    panic!("homing neither finished nor raised an alarm in 60 s emulated")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stuck_or_dead_switch_ends_homing_in_an_alarm() {
+    let Some(install) = install() else { return };
+    // J3 homes first: its faults show soonest.
+    let stuck = home(&install, 3, 0).await;
+    assert!(
+        matches!(stuck, ArmReport::Alarm(a) if a.code == AlarmCode::Limit && a.joint == 2),
+        "{stuck:?}"
+    );
+    let dead = home(&install, 0, 3).await;
+    assert!(
+        matches!(dead, ArmReport::Alarm(a) if a.code == AlarmCode::Stall && a.joint == 2),
+        "{dead:?}"
+    );
+}
