@@ -9,16 +9,15 @@
 //! The boards run against the host's own `Link` in emulated time, the arm over the sim's
 //! simulated joints and switches (so homing and moves are real).
 
-use firmware_core::arm::{ArmConfig, ArmIo};
-use firmware_core::stepper::Direction;
+use firmware_core::arm::ArmConfig;
 use pico_emulator::bench::{self, Endpoint, HostPort};
-use pico_emulator::wiring::LIMITS;
 use pico_emulator::{Board, BoardKind, Install, SliceInput, SliceOutput};
 use serial_link::arm::{ArmState, ArmStatus, MoveJoints};
 use serial_link::{
     ArmCommand, ArmReport, CentiDeg, ControllerKind, FieldCommand, FieldReport, HeadCommand,
-    HeadReport, Micros,
+    HeadReport, Message, Micros,
 };
+use sim::emulated::{switch_levels, turn_joints};
 use sim::hardware::SimArmIo;
 
 const NS_PER_CYCLE: f64 = 8.0;
@@ -37,18 +36,10 @@ fn main() -> AnyResult<()> {
 }
 
 /// The arm's switches and joints at the control board's pins.
+/// The arm's joints and switches at the control board's pins.
 fn wire(io: &mut SimArmIo, out: &SliceOutput, next: &mut SliceInput) {
-    for (joint, &[forward, reverse]) in out.steps.iter().enumerate() {
-        for _ in 0..forward {
-            io.step(joint, Direction::Forward);
-        }
-        for _ in 0..reverse {
-            io.step(joint, Direction::Reverse);
-        }
-    }
-    for (joint, &pin) in LIMITS.iter().enumerate() {
-        next.set.insert(pin, !io.limit_closed(joint));
-    }
+    turn_joints(io, out);
+    switch_levels(io, next);
 }
 
 fn status(arm: &HostPort<ArmCommand, ArmReport>) -> Option<ArmStatus> {
@@ -172,53 +163,17 @@ async fn control(install: &Install) -> AnyResult<()> {
         ideal / worst_loop.max(1.0)
     );
 
-    // A status request's round trip over USB, in slices of 50 us.
-    let mut trips = Vec::new();
-    for _ in 0..20 {
-        let sent = board.now_us();
-        let before = arm.received.len();
-        arm.link.send(ArmCommand::StatusRequest, Micros(sent))?;
-        for _ in 0..200 {
-            bench::run(
-                &mut board,
-                &mut [&mut arm as &mut dyn Endpoint, &mut head],
-                50,
-                50,
-                SliceInput::default(),
-                |o, n| wire(&mut io, o, n),
-            )
-            .await?;
-            if let Some((t, _)) = arm.received[before..]
-                .iter()
-                .find(|(_, r)| matches!(r, ArmReport::Status(_)))
-            {
-                trips.push(t - sent);
-                break;
-            }
-        }
-        run!(20_000);
-    }
-    trips.sort_unstable();
-    println!(
-        "control: Status round trip (host write to host read, 50 us resolution) median {} us, worst {} us, {} requests",
-        trips.get(trips.len() / 2).copied().unwrap_or(0),
-        trips.last().copied().unwrap_or(0),
-        trips.len()
-    );
-    let stack = board
-        .slice(&SliceInput {
-            run_us: 1,
-            stack: true,
-            ..SliceInput::default()
-        })
-        .await?
-        .stack_used
-        .unwrap_or(0);
-    let image = board.image();
-    println!(
-        "control: flash {} bytes, static RAM {} bytes, stack high-water mark {} bytes",
-        image.flash_bytes, image.static_ram_bytes, stack
-    );
+    let trips = round_trips(
+        &mut board,
+        &mut arm,
+        &mut [&mut head],
+        ArmCommand::StatusRequest,
+        |r| matches!(r, ArmReport::Status(_)),
+        |o, n| wire(&mut io, o, n),
+    )
+    .await?;
+    describe_trips("control: Status round trip", &trips);
+    describe_image(&mut board).await?;
     Ok(())
 }
 
@@ -250,39 +205,74 @@ async fn field(install: &Install) -> AnyResult<()> {
     describe_loop("field, idle session", &loop_periods(&idle));
     let scans: u32 = idle.iter().map(|o| o.latches).sum();
     println!("field: {scans} scans in 1 s emulated");
+    let trips = round_trips(
+        &mut board,
+        &mut field,
+        &mut [],
+        FieldCommand::SnapshotRequest,
+        |r| matches!(r, FieldReport::Snapshot(_)),
+        |_, _| {},
+    )
+    .await?;
+    describe_trips("field: Snapshot round trip (a fresh scan included)", &trips);
+    describe_image(&mut board).await?;
+    Ok(())
+}
+
+/// 20 round trips of `request` on `host` to the first reply `is_reply` accepts, emulated
+/// microseconds from the host's write to its read, in slices of 50 us; `others` talk meanwhile.
+async fn round_trips<Tx: Message + Clone, Rx: Message>(
+    board: &mut Board,
+    host: &mut HostPort<Tx, Rx>,
+    others: &mut [&mut dyn Endpoint],
+    request: Tx,
+    is_reply: impl Fn(&Rx) -> bool,
+    mut wire: impl FnMut(&SliceOutput, &mut SliceInput),
+) -> AnyResult<Vec<u64>> {
     let mut trips = Vec::new();
     for _ in 0..20 {
         let sent = board.now_us();
-        let before = field.received.len();
-        field
-            .link
-            .send(FieldCommand::SnapshotRequest, Micros(sent))?;
+        let before = host.received.len();
+        host.link.send(request.clone(), Micros(sent))?;
         for _ in 0..400 {
-            bench::run(
-                &mut board,
-                &mut [&mut field],
-                50,
-                50,
-                SliceInput::default(),
-                |_, _| {},
-            )
-            .await?;
-            if let Some((t, _)) = field.received[before..]
-                .iter()
-                .find(|(_, r)| matches!(r, FieldReport::Snapshot(_)))
-            {
+            talk(board, host, others, 50, &mut wire).await?;
+            if let Some((t, _)) = host.received[before..].iter().find(|(_, r)| is_reply(r)) {
                 trips.push(t - sent);
                 break;
             }
         }
+        talk(board, host, others, 20_000, &mut wire).await?;
     }
-    trips.sort_unstable();
+    Ok(trips)
+}
+
+/// One slice of `us` with `host` and `others` talking.
+async fn talk<Tx: Message, Rx: Message>(
+    board: &mut Board,
+    host: &mut HostPort<Tx, Rx>,
+    others: &mut [&mut dyn Endpoint],
+    us: u64,
+    wire: &mut impl FnMut(&SliceOutput, &mut SliceInput),
+) -> AnyResult<()> {
+    let mut endpoints: Vec<&mut dyn Endpoint> = vec![host];
+    endpoints.extend(others.iter_mut().map(|e| &mut **e as &mut dyn Endpoint));
+    bench::run(board, &mut endpoints, us, us, SliceInput::default(), wire).await?;
+    Ok(())
+}
+
+fn describe_trips(what: &str, trips: &[u64]) {
+    let mut t = trips.to_vec();
+    t.sort_unstable();
     println!(
-        "field: Snapshot round trip (a fresh scan included, 50 us resolution) median {} us, worst {} us, {} requests",
-        trips.get(trips.len() / 2).copied().unwrap_or(0),
-        trips.last().copied().unwrap_or(0),
-        trips.len()
+        "{what} (50 us resolution): median {} us, worst {} us, {} requests",
+        t.get(t.len() / 2).copied().unwrap_or(0),
+        t.last().copied().unwrap_or(0),
+        t.len()
     );
+}
+
+/// Flash and static RAM from the ELF, the stack's high-water mark from the emulator.
+async fn describe_image(board: &mut Board) -> AnyResult<()> {
     let stack = board
         .slice(&SliceInput {
             run_us: 1,
@@ -294,8 +284,11 @@ async fn field(install: &Install) -> AnyResult<()> {
         .unwrap_or(0);
     let image = board.image();
     println!(
-        "field: flash {} bytes, static RAM {} bytes, stack high-water mark {} bytes",
-        image.flash_bytes, image.static_ram_bytes, stack
+        "{}: flash {} bytes, static RAM {} bytes, stack high-water mark {} bytes",
+        board.kind().name(),
+        image.flash_bytes,
+        image.static_ram_bytes,
+        stack
     );
     Ok(())
 }

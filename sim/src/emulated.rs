@@ -259,19 +259,13 @@ fn open(
     })
 }
 
-/// What the firmware did at its pins, applied to the world.
-fn world_from_pins(kind: BoardKind, shared: &Shared, out: &SliceOutput) {
-    if kind != BoardKind::Control {
+/// The control board's step pulses turn the joints: each with its DIR level, and only while
+/// ENABLE is low (high, or not yet driven, leaves the motors unpowered).
+pub fn turn_joints(arm: &mut SimArmIo, out: &SliceOutput) {
+    if out.out.get(&ENABLE) != Some(&false) {
         return;
     }
-    let mut sim = lock(shared);
-    // ENABLE high (or not yet driven) leaves the motors unpowered: pulses turn nothing.
-    let enabled = out.out.get(&ENABLE) == Some(&false);
-    let arm = sim.arm_io_mut();
     for (joint, &[forward, reverse]) in out.steps.iter().enumerate() {
-        if !enabled {
-            break;
-        }
         for _ in 0..forward {
             arm.step(joint, Direction::Forward);
         }
@@ -279,6 +273,23 @@ fn world_from_pins(kind: BoardKind, shared: &Shared, out: &SliceOutput) {
             arm.step(joint, Direction::Reverse);
         }
     }
+}
+
+/// The limit switches' levels for the next slice: low where a switch is closed.
+pub fn switch_levels(arm: &mut SimArmIo, next: &mut SliceInput) {
+    for (joint, &pin) in LIMITS.iter().enumerate() {
+        next.set.insert(pin, !arm.limit_closed(joint));
+    }
+}
+
+/// What the firmware did at its pins, applied to the world.
+fn world_from_pins(kind: BoardKind, shared: &Shared, out: &SliceOutput) {
+    if kind != BoardKind::Control {
+        return;
+    }
+    let mut sim = lock(shared);
+    let arm = sim.arm_io_mut();
+    turn_joints(arm, out);
     if let Some(&on) = out.out.get(&PUMP) {
         arm.set_pump(on);
     }
@@ -308,12 +319,7 @@ fn world_from_pins(kind: BoardKind, shared: &Shared, out: &SliceOutput) {
 fn pins_from_world(kind: BoardKind, shared: &Shared, input: &mut SliceInput, scanned: bool) {
     let mut sim = lock(shared);
     match kind {
-        BoardKind::Control => {
-            let arm = sim.arm_io_mut();
-            for (joint, &pin) in LIMITS.iter().enumerate() {
-                input.set.insert(pin, !arm.limit_closed(joint));
-            }
-        }
+        BoardKind::Control => switch_levels(sim.arm_io_mut(), input),
         BoardKind::Field if scanned => {
             let sensors = sim.sensors();
             let bit_flip = sim.faults.sensor_bit_flip;

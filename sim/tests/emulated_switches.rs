@@ -4,13 +4,12 @@
 //!
 //! Skipped where the Pico firmware is not built, unless `CHECKERS_REQUIRE_PICO` is set.
 
-use firmware_core::arm::{ArmConfig, ArmIo};
-use firmware_core::stepper::Direction;
+use firmware_core::arm::ArmConfig;
 use pico_emulator::bench::{self, Endpoint, HostPort};
-use pico_emulator::wiring::LIMITS;
 use pico_emulator::{Board, BoardKind, Install, SliceInput, SliceOutput};
 use serial_link::arm::{AlarmCode, ArmState};
 use serial_link::{ArmCommand, ArmReport, ControllerKind, Micros};
+use sim::emulated::{switch_levels, turn_joints};
 use sim::hardware::SimArmIo;
 
 fn install() -> Option<Install> {
@@ -30,18 +29,10 @@ fn install() -> Option<Install> {
     }
 }
 
+/// The arm's joints and switches at the control board's pins.
 fn wire(io: &mut SimArmIo, out: &SliceOutput, next: &mut SliceInput) {
-    for (joint, &[forward, reverse]) in out.steps.iter().enumerate() {
-        for _ in 0..forward {
-            io.step(joint, Direction::Forward);
-        }
-        for _ in 0..reverse {
-            io.step(joint, Direction::Reverse);
-        }
-    }
-    for (joint, &pin) in LIMITS.iter().enumerate() {
-        next.set.insert(pin, !io.limit_closed(joint));
-    }
+    turn_joints(io, out);
+    switch_levels(io, next);
 }
 
 /// Homes with the switch faults given (joints 1..3, 0 none); what the arm reported last:
