@@ -157,10 +157,25 @@ async fn control(install: &Install) -> AnyResult<()> {
         pct(99),
         errors.last().copied().unwrap_or(0.0) / 1e3
     );
-    let worst_loop = loop_periods(&moving).into_iter().max().unwrap_or(0) as f64;
+    // The longest turn comes as the move is planned; during the cruise the loop must keep up.
+    let feeds: Vec<u64> = moving
+        .iter()
+        .flat_map(|o| o.feeds.iter().copied())
+        .collect();
+    let (from, to) = (edges[edges.len() / 4], edges[edges.len() * 3 / 4]);
+    let turn = |w: &[u64]| w[1] - w[0];
+    let worst_cruise = feeds
+        .windows(2)
+        .filter(|w| w[0] >= from && w[1] <= to)
+        .map(turn)
+        .max()
+        .unwrap_or(0);
+    let worst_at_start = feeds.windows(2).take(3).map(turn).max().unwrap_or(0);
     println!(
-        "control: headroom, step interval at top rate / worst loop turn while stepping = {:.1}",
-        ideal / worst_loop.max(1.0)
+        "control: longest turn as the move is planned {:.1} us; longest in the cruise {:.1} us; headroom (step interval / longest cruise turn) {:.2}",
+        worst_at_start as f64 / 1e3,
+        worst_cruise as f64 / 1e3,
+        ideal / (worst_cruise.max(1) as f64)
     );
 
     let trips = round_trips(

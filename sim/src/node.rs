@@ -127,10 +127,7 @@ fn native_devices(settings: &Settings) -> Devices {
         (h.pan_min_deg, h.pan_max_deg),
         (h.tilt_min_deg, h.tilt_max_deg),
     );
-    let head = HeadUnit {
-        head: Head::new(head_cfg),
-        outputs: SimHeadOutputs::new(&head_cfg),
-    };
+    let head = HeadUnit::new(Head::new(head_cfg), SimHeadOutputs::new(&head_cfg));
     let mut head = Device::new(head, id("head"), seed ^ 4, 0);
     head.set_speedup(settings.time_scale);
     Devices { arm, field, head }

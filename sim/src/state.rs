@@ -253,7 +253,15 @@ impl Sim {
             }
             Controller::Arm => d.arm.take_transmit(),
             Controller::Head => {
+                // A Pico's loop comes round every 30 us and shifts one eye write a turn; this
+                // loop turns every few milliseconds, so it takes them all at once.
                 d.head.poll(now);
+                for _ in 0..firmware_core::head::MAX_EYE_WRITES {
+                    if !d.head.logic().eyes_pending() {
+                        break;
+                    }
+                    d.head.poll(now);
+                }
                 d.head.take_transmit()
             }
         }

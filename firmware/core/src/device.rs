@@ -16,7 +16,7 @@ use serial_link::{
 
 use crate::arm::{Arm, ArmCommand, ArmIo, ArmReport, MoveJoints};
 use crate::field::{Field, FieldInputs, FieldReport};
-use crate::head::{max7219::Transaction, Head, HeadCommand, HeadReport, SERVOS};
+use crate::head::{max7219::Transaction, EyeWrites, Head, HeadCommand, HeadReport, SERVOS};
 use crate::Micros;
 
 /// Reliable reports the device lets wait in the link before it stops taking more from the
@@ -268,6 +268,26 @@ pub struct HeadUnit<O> {
     pub head: Head,
     /// The servos' PWM and the eyes' SPI.
     pub outputs: O,
+    /// Writes to the eyes not yet shifted out, and how many of them have been.
+    pending: EyeWrites,
+    written: usize,
+}
+
+impl<O> HeadUnit<O> {
+    /// The head and its outputs; the eyes are written at the first turn.
+    pub fn new(head: Head, outputs: O) -> Self {
+        HeadUnit {
+            head,
+            outputs,
+            pending: EyeWrites::new(),
+            written: 0,
+        }
+    }
+
+    /// Whether writes to the eyes wait for the next turns.
+    pub fn eyes_pending(&self) -> bool {
+        self.written < self.pending.len()
+    }
 }
 
 impl<O: HeadOutputs> Logic for HeadUnit<O> {
@@ -283,10 +303,16 @@ impl<O: HeadOutputs> Logic for HeadUnit<O> {
         if self.head.tick(now) {
             self.outputs.servo_pulses(self.head.pulses());
         }
-        if let Some(writes) = self.head.eye_writes(now) {
-            for w in writes {
-                self.outputs.eye_write(w);
-            }
+        // One write to the eyes per turn: a whole refresh (13 writes of 32 bits at 1 MHz) took
+        // the control board's loop to 345 us, and the arm's steps, which leave from the same
+        // loop, are due every 94 us at the top rate (docs/firmware.md, "Figures").
+        if self.written == self.pending.len() {
+            self.pending = self.head.eye_writes(now).unwrap_or_default();
+            self.written = 0;
+        }
+        if let Some(&w) = self.pending.get(self.written) {
+            self.outputs.eye_write(w);
+            self.written += 1;
         }
     }
 

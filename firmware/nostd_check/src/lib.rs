@@ -50,10 +50,7 @@ pub fn run_once(bytes: &[u8], now: u64) -> usize {
         inputs: Pins,
     };
     let mut field = Device::new(field, id, 2, now);
-    let head = HeadUnit {
-        head: Head::new(HeadConfig::paper_robot()),
-        outputs: Pins,
-    };
+    let head = HeadUnit::new(Head::new(HeadConfig::paper_robot()), Pins);
     let mut head = Device::new(head, id, 3, now);
     arm.receive(bytes, now);
     field.receive(bytes, now);

@@ -142,13 +142,13 @@ fn main() -> ! {
     );
     let load = pins.gpio13.into_push_pull_output();
     let eyes = ExclusiveDevice::new(spi, load, timer).unwrap();
-    let head = HeadUnit {
-        head: Head::new(HeadConfig::paper_robot()),
-        outputs: Outputs {
+    let head = HeadUnit::new(
+        Head::new(HeadConfig::paper_robot()),
+        Outputs {
             servos: (brow_left, brow_right, pan, tilt),
             eyes,
         },
-    };
+    );
 
     // USB: one device, two CDC-ACM serial interfaces.
     let bus = cortex_m::singleton!(: UsbBusAllocator<hal::usb::UsbBus> = UsbBusAllocator::new(
