@@ -111,6 +111,7 @@ impl Board {
         trace_steps: bool,
     ) -> Result<Board, EmulatorError> {
         let image = Image::read(&install.elf(kind))?;
+        install.ensure_rp2040js()?;
         let mut child = Command::new(&install.node)
             .arg(install.script())
             .stdin(std::process::Stdio::piped())

@@ -22,7 +22,7 @@ pub struct Install {
 impl Install {
     /// This crate's own files; the ELFs where `firmware/pico/build.sh` puts them
     /// (`$PICO_TARGET_DIR` or `firmware/pico/target`, then `thumbv6m-none-eabi/release`);
-    /// `$NODE` or `node`. Installs rp2040js if it is missing.
+    /// `$NODE` or `node`.
     pub fn locate() -> Result<Install, EmulatorError> {
         let here = Path::new(env!("CARGO_MANIFEST_DIR"));
         let target = std::env::var_os("PICO_TARGET_DIR")
@@ -34,7 +34,6 @@ impl Install {
             elf_dir: target.join("thumbv6m-none-eabi/release"),
             node: std::env::var("NODE").unwrap_or_else(|_| "node".into()),
         };
-        install.ensure_rp2040js()?;
         Ok(install)
     }
 
@@ -53,8 +52,11 @@ impl Install {
         self.js_dir.join("board.mjs")
     }
 
-    /// `npm ci` once: the exact rp2040js of package-lock.json.
-    fn ensure_rp2040js(&self) -> Result<(), EmulatorError> {
+    /// `npm ci` where rp2040js is missing: the exact version of package-lock.json. One
+    /// install at a time in this process.
+    pub fn ensure_rp2040js(&self) -> Result<(), EmulatorError> {
+        static INSTALLING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one = INSTALLING.lock().unwrap_or_else(|p| p.into_inner());
         if self
             .js_dir
             .join("node_modules/rp2040js/package.json")
