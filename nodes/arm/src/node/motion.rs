@@ -21,6 +21,25 @@ const ARRIVED_RAD: f64 = 0.5 * std::f64::consts::PI / 180.0;
 const CONFIRM: Duration = Duration::from_secs(2);
 /// State changes wake a waiter; this wakes it anyway, to see a cancel or a deadline.
 const POLL: Duration = Duration::from_millis(20);
+/// A joint that turned more than this since the last report is moving.
+const MOVED_RAD: f64 = 0.05 * std::f64::consts::PI / 180.0;
+/// Homing stands still this long at most (between phases); longer, and it is stuck.
+const HOMING_STALL: Duration = Duration::from_secs(10);
+
+/// When a wait gives up: at `at`; with `stall`, not before the arm has stood still that long.
+/// The plan's times are a real arm's: a controller slower than real time (the emulated Picos on
+/// a loaded machine) still arrives, and only an arm that stopped moving runs out of time.
+#[derive(Debug, Clone, Copy)]
+struct Deadline {
+    at: Instant,
+    stall: Option<Duration>,
+}
+
+impl Deadline {
+    fn fixed(at: Instant) -> Deadline {
+        Deadline { at, stall: None }
+    }
+}
 
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum MotionError {
@@ -109,7 +128,7 @@ impl Motion {
         &self,
         guard: Guard,
         cancel: &CancelFlag,
-        deadline: Instant,
+        deadline: Deadline,
         on_deadline: Result<(), MotionError>,
         mut done: F,
     ) -> Result<(), MotionError>
@@ -117,6 +136,8 @@ impl Motion {
         F: FnMut(&ControllerState) -> Option<Result<(), MotionError>>,
     {
         let mut rx = self.link.watch();
+        let mut deadline_at = deadline.at;
+        let mut last_seen: Option<Joints> = None;
         loop {
             {
                 let s = rx.borrow_and_update();
@@ -124,7 +145,15 @@ impl Motion {
                 if let Some(r) = done(&s) {
                     return r;
                 }
+                if let (Some(stall), Some(at)) = (deadline.stall, s.joints) {
+                    let moved = last_seen.is_none_or(|l| (at.0 - l.0).amax() > MOVED_RAD);
+                    if moved {
+                        last_seen = Some(at);
+                        deadline_at = deadline_at.max(Instant::now() + stall);
+                    }
+                }
             }
+            let deadline = deadline_at;
             if cancel.as_ref().is_some_and(|c| c.load(Ordering::Acquire)) {
                 return Err(MotionError::Cancelled);
             }
@@ -165,7 +194,10 @@ impl Motion {
         .await?;
         // The controller's own acceleration may differ from the plan's: generous, but bounded.
         let after = expected.as_secs_f64() / self.time_scale * 3.0 + 1.0;
-        let deadline = Instant::now() + Duration::from_secs_f64(after);
+        let deadline = Deadline {
+            at: Instant::now() + Duration::from_secs_f64(after),
+            stall: Some(Duration::from_secs_f64(after)),
+        };
         let timeout = Err(MotionError::Timeout {
             what: "a joint move".into(),
             after,
@@ -201,7 +233,7 @@ impl Motion {
             what: format!("switching the pump {}", if on { "on" } else { "off" }),
             after: CONFIRM.as_secs_f64(),
         });
-        self.wait(guard, cancel, deadline, timeout, |s| {
+        self.wait(guard, cancel, Deadline::fixed(deadline), timeout, |s| {
             s.status.filter(|st| st.pump_on == on).map(|_| Ok(()))
         })
         .await
@@ -215,7 +247,8 @@ impl Motion {
         cancel: &CancelFlag,
     ) -> Result<(), MotionError> {
         let deadline = Instant::now() + Duration::from_secs_f64(seconds.max(0.0) / self.time_scale);
-        self.wait(guard, cancel, deadline, Ok(()), |_| None).await
+        self.wait(guard, cancel, Deadline::fixed(deadline), Ok(()), |_| None)
+            .await
     }
 
     /// Decelerates to a standstill and holds; the pump stays as it is (a piece dropped
@@ -227,7 +260,7 @@ impl Motion {
             what: "stopping".into(),
             after: CONFIRM.as_secs_f64(),
         });
-        self.wait(guard, &None, deadline, timeout, |s| {
+        self.wait(guard, &None, Deadline::fixed(deadline), timeout, |s| {
             s.status
                 .filter(|st| st.state != ArmState::Moving)
                 .map(|_| Ok(()))
@@ -270,7 +303,7 @@ impl Motion {
             MotionError::Alarm,
         ));
         let seen = s.statuses;
-        self.wait(guard, &None, deadline, still, |st| {
+        self.wait(guard, &None, Deadline::fixed(deadline), still, |st| {
             let status = st.status?;
             (st.statuses > seen && status.state != ArmState::Alarm).then_some(Ok(()))
         })
@@ -306,7 +339,10 @@ impl Motion {
         let seen = s.statuses;
         // Homing runs at the controller's own pace: time_scale does not shorten it.
         let after = 60.0;
-        let deadline = Instant::now() + Duration::from_secs_f64(after);
+        let deadline = Deadline {
+            at: Instant::now() + Duration::from_secs_f64(after),
+            stall: Some(HOMING_STALL),
+        };
         let timeout = Err(MotionError::Timeout {
             what: "homing".into(),
             after,
