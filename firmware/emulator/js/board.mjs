@@ -2,7 +2,8 @@
 // ELF with the RP2040's boot ROM. The Rust side (../src/board.rs) drives it in lock step over
 // stdin and stdout, one JSON line each way per slice of emulated time:
 //
-//   first line in:  the board's wiring (../src/wiring.rs, `Config`)
+//   first line in:  the ELF, the boot ROM, the board's wiring and its stack (../src/board.rs,
+//                   `Config`; the pins in ../src/wiring.rs)
 //   each line in:   {"run_us", "set": {pin: level}, "shift": u32, "tx": [[port, base64]],
 //                    "power": bool, "hang_us": n, "stack": bool}
 //   each line out:  {"t_us", "gen", "attached", "steps", "out", "pulses", "spi", "rx",
@@ -24,11 +25,10 @@ const SRAM_BASE = 0x20000000;
 const PAINT = 0xa5;
 const SETUP_GAP_NS = 100_000;
 // PICO_PROFILE=PREFIX samples the program counter every 32 instructions and writes the counts
-// to PREFIX.<elf name> whenever the stack is read (docs/firmware.md, "Where the cycles go").
+// to PREFIX.<elf name> whenever the stack is read (tools/pico/profile.py reads them).
 const PROFILE = process.env.PICO_PROFILE;
 const profile = new Map();
 let profN = 0;
-
 
 let config = null;
 let chip = null;
@@ -50,7 +50,16 @@ function emptyOutput() {
   };
 }
 
-const quiet = { debug() {}, info() {}, warn() {}, error(component, message) { process.stderr.write(`rp2040js ${component}: ${message}\n`); } };
+// rp2040js's notes on registers it does not model stay out of the user's terminal; its errors
+// reach the Rust side's log.
+const quiet = {
+  debug() {},
+  info() {},
+  warn() {},
+  error(component, message) {
+    process.stderr.write(`rp2040js ${component}: ${message}\n`);
+  },
+};
 
 // The firmware image: each PT_LOAD segment copied to flash at its load address.
 function loadElf(mcu, bytes) {
