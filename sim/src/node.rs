@@ -323,6 +323,16 @@ fn set_up_board(
         }
     };
     let mut sim = lock(shared);
+    // Nobody rearranges the board under the arm: a state that comes late (slow discovery,
+    // under DDS Security) while the robot carries a piece finds the board mid-move, and setting
+    // it up would drop the piece and undo the move.
+    if sim.world.held().is_some() {
+        tracing::debug!(
+            game = state.game_id,
+            "the cup holds a piece: the board is left as it is"
+        );
+        return;
+    }
     let shown = sim.world.presence(settings.sensor_tolerance_m);
     if shown == position.occupancy_mask() && robot == *tray_for {
         return;
