@@ -24,7 +24,7 @@ pub struct Args {
     sim: bool,
     /// With `--sim`: `native` (the firmware core compiled for this computer) or `emulated`
     /// (the Pico binaries in the RP2040 emulator, firmware/pico/build.sh first).
-    #[arg(long, default_value = "native", requires = "sim")]
+    #[arg(long, default_value = "native", requires = "sim", value_parser = ["native", "emulated"])]
     firmware: String,
     /// With `--sim`: a fault of the simulated hardware, `NAME:=VALUE` as `/sim/set_fault`
     /// takes it (docs/sim.md), e.g. `limit_stuck_closed:=2`; repeatable.
@@ -173,7 +173,7 @@ async fn start_sim(baud: u32, firmware: &str, faults: &[String]) -> anyhow::Resu
             .map_err(|e| crate::cli::bad_input(format!("--fault {fault}: {e}")))?;
     }
     let shared = sim::node::build(&settings);
-    let (slaves, tasks) = sim::node::start_controllers(&settings, &shared)?;
+    let (slaves, mut tasks) = sim::node::start_controllers(&settings, &shared)?;
     // The physics runs until the runtime ends with the command.
     drop(sim::node::spawn_physics(shared));
     // Emulated boards show their ports once the emulated USB host has enumerated them.
@@ -182,6 +182,10 @@ async fn start_sim(baud: u32, firmware: &str, faults: &[String]) -> anyhow::Resu
         .iter()
         .all(|n| dir.path().join(n).exists())
     {
+        // An emulated board that could not start (no firmware built, no Node.js) says why.
+        if let Some(Ok((name, Err(e)))) = tasks.try_join_next() {
+            anyhow::bail!("the {name} controller stopped: {e}");
+        }
         anyhow::ensure!(
             std::time::Instant::now() < deadline,
             "the simulated controllers' ports did not appear within 60 s"
