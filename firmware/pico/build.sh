@@ -4,7 +4,8 @@
 #
 # The toolchain: a rustup one with the target installed (`rustup target add thumbv6m-none-eabi`)
 # when there is one; otherwise Debian's rustc-web (packages rustc-web cargo-web rust-web-src
-# rust-web-clippy lld-22), which builds `core` for the target from its sources (build-std).
+# rust-web-clippy rust-web-llvm lld-22), which builds `core` for the target from its sources
+# (build-std).
 set -euo pipefail
 cd "$(dirname "$0")"
 target=thumbv6m-none-eabi
@@ -19,7 +20,7 @@ elif [ -x /usr/bin/rustc ] && [ -d /usr/lib/rustlib/src/rust/library/core ]; the
   std=(-Zbuild-std=core -Zbuild-std-features=compiler-builtins-mem)
 else
   echo "error: no toolchain for $target: rustup target add $target, or apt-get install" \
-    "rustc-web cargo-web rust-web-src rust-web-clippy lld-22" >&2
+    "rustc-web cargo-web rust-web-src rust-web-clippy rust-web-llvm lld-22" >&2
   exit 2
 fi
 export CARGO_TARGET_DIR="${PICO_TARGET_DIR:-$(pwd)/target}"
