@@ -14,20 +14,7 @@ use sim::emulated::{switch_levels, turn_joints};
 use sim::hardware::SimArmIo;
 
 fn install() -> Option<Install> {
-    let required = std::env::var_os("CHECKERS_REQUIRE_PICO").is_some();
-    match Install::locate() {
-        Ok(i) if i.firmware_built() => Some(i),
-        Ok(i) => {
-            assert!(!required, "no Pico firmware in {}", i.elf_dir.display());
-            eprintln!("skipped: no Pico firmware in {}", i.elf_dir.display());
-            None
-        }
-        Err(e) => {
-            assert!(!required, "{e}");
-            eprintln!("skipped: {e}");
-            None
-        }
-    }
+    bench::install_or_skip()
 }
 
 /// The arm's joints and switches at the control board's pins.

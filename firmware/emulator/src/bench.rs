@@ -4,7 +4,35 @@
 
 use serial_link::{ControllerKind, Event, Link, LinkConfig, Message, Micros};
 
-use crate::{Board, EmulatorError, SliceInput, SliceOutput};
+use crate::{Board, EmulatorError, Install, SliceInput, SliceOutput};
+
+/// The installation for a test that runs the emulated boards, or `None` (with a line saying
+/// why) where the firmware is not built. With `CHECKERS_REQUIRE_PICO` set, as CI sets it, a
+/// missing build panics instead of skipping.
+pub fn install_or_skip() -> Option<Install> {
+    let required = std::env::var_os("CHECKERS_REQUIRE_PICO").is_some();
+    let install = match Install::locate() {
+        Ok(i) => i,
+        Err(e) => {
+            assert!(!required, "CHECKERS_REQUIRE_PICO is set: {e}");
+            eprintln!("skipped: {e}");
+            return None;
+        }
+    };
+    if !install.firmware_built() {
+        assert!(
+            !required,
+            "CHECKERS_REQUIRE_PICO is set but no Pico firmware is in {}",
+            install.elf_dir.display()
+        );
+        eprintln!(
+            "skipped: no Pico firmware in {} (firmware/pico/build.sh)",
+            install.elf_dir.display()
+        );
+        return None;
+    }
+    Some(install)
+}
 
 /// The host's end of one USB CDC port.
 #[derive(Debug)]

@@ -21,27 +21,7 @@ use serial_link::{
 const SLICE_US: u64 = 500;
 
 fn install() -> Option<Install> {
-    let install = match Install::locate() {
-        Ok(i) => i,
-        Err(e) if std::env::var_os("CHECKERS_REQUIRE_PICO").is_some() => panic!("{e}"),
-        Err(e) => {
-            eprintln!("skipped: {e}");
-            return None;
-        }
-    };
-    if !install.firmware_built() {
-        assert!(
-            std::env::var_os("CHECKERS_REQUIRE_PICO").is_none(),
-            "CHECKERS_REQUIRE_PICO is set but the firmware is not built in {}",
-            install.elf_dir.display()
-        );
-        eprintln!(
-            "skipped: no Pico firmware in {} (firmware/pico/build.sh)",
-            install.elf_dir.display()
-        );
-        return None;
-    }
-    Some(install)
+    bench::install_or_skip()
 }
 
 type Host<Tx, Rx> = HostPort<Tx, Rx>;
