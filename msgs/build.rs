@@ -104,6 +104,7 @@ fn collect(package_dir: &Path, package: &str, interfaces: &mut Vec<Interface>) {
                 name,
                 path: path.display().to_string(),
                 definition,
+                text,
             });
         }
     }

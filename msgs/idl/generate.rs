@@ -21,6 +21,8 @@ pub struct Interface {
     /// The file, for error messages.
     pub path: String,
     pub definition: crate::parse::Definition,
+    /// The file as written, for the `ros2msg` schema text of recordings and Foxglove.
+    pub text: String,
 }
 
 #[derive(Debug)]
@@ -105,6 +107,8 @@ fn kind_plural(kind: Kind) -> &'static str {
 /// The message types known to the build, and which of them carry bounds (directly or nested).
 struct Catalog<'a> {
     messages: HashMap<(&'a str, &'a str), &'a Section>,
+    /// The file text of each message, by package and name.
+    texts: HashMap<(&'a str, &'a str), &'a str>,
     /// RIHS01 hashes by ROS type name.
     hashes: BTreeMap<String, String>,
     bounded: std::cell::RefCell<HashMap<(String, String), bool>>,
@@ -120,8 +124,14 @@ impl<'a> Catalog<'a> {
                 Some(((i.package.as_str(), i.name.as_str()), section))
             })
             .collect();
+        let texts = interfaces
+            .iter()
+            .filter(|i| i.definition.kind == Kind::Msg)
+            .map(|i| ((i.package.as_str(), i.name.as_str()), i.text.as_str()))
+            .collect();
         Self {
             messages,
+            texts,
             hashes: crate::type_hash::type_hashes(interfaces),
             bounded: Default::default(),
         }
@@ -149,6 +159,42 @@ impl<'a> Catalog<'a> {
             });
         }
         Ok(Some((package.to_string(), name.clone())))
+    }
+
+    /// The `ros2msg` schema of a message as rosbag2 writes it into MCAP and Foxglove reads it:
+    /// the file's text, then each message it uses (nested ones too, once each, in the order
+    /// first met) under a line of `=` and `MSG: package/Name`.
+    fn full_definition(&self, package: &str, name: &str) -> String {
+        let mut text = self
+            .texts
+            .get(&(package, name))
+            .map_or(String::new(), |t| t.trim_end().to_string());
+        let mut seen = vec![(package.to_string(), name.to_string())];
+        let mut next = 0;
+        while next < seen.len() {
+            let (p, n) = seen[next].clone();
+            next += 1;
+            let Some(section) = self.messages.get(&(p.as_str(), n.as_str())) else {
+                continue;
+            };
+            for field in &section.fields {
+                if let BaseType::Named { package: fp, name: fname } = &field.ty.base {
+                    let dep = (fp.clone().unwrap_or_else(|| p.clone()), fname.clone());
+                    if !seen.contains(&dep) {
+                        seen.push(dep);
+                    }
+                }
+            }
+        }
+        for (p, n) in &seen[1..] {
+            let dep = self
+                .texts
+                .get(&(p.as_str(), n.as_str()))
+                .map_or("", |t| t.trim_end());
+            text.push_str(&format!("\n{}\nMSG: {p}/{n}\n{dep}", "=".repeat(80)));
+        }
+        text.push('\n');
+        text
     }
 
     fn message_has_bounds(&self, package: &str, name: &str) -> bool {
@@ -517,6 +563,12 @@ fn emit_interface_impl(code: &mut Code, catalog: &Catalog, part: &Part) {
             .get(&part.ros_type())
             .map_or("", String::as_str)
     ));
+    if part.kind() == Kind::Msg {
+        code.line(&format!(
+            "const DEFINITION: &'static str = {:?};",
+            catalog.full_definition(&part.iface.package, &part.iface.name)
+        ));
+    }
     code.open("fn check_bounds(&self) -> ::core::result::Result<(), crate::BoundsError> {");
     code.line(&format!("{}::check_bounds(self)", part.struct_name));
     code.close("}");

@@ -47,6 +47,10 @@ pub trait Interface:
     const ROS_TYPE: &'static str;
     /// The RIHS01 hash of the type, as rosidl computes it, e.g. `"RIHS01_7450…"`.
     const TYPE_HASH: &'static str;
+    /// The `ros2msg` schema of a message (its file, then the messages it uses, as rosbag2
+    /// writes them into MCAP and Foxglove reads them); "" for the parts of services and
+    /// actions, which are never recorded.
+    const DEFINITION: &'static str = "";
 
     /// Checks every bounded array (`T[<=N]`) and string (`string<=N`), nested messages included,
     /// because serde and CDR accept any length while a ROS 2 peer may reject or truncate it.

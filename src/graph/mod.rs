@@ -1,10 +1,10 @@
 //! Driving the running robot graph from the command line: [`client`] talks to it over ROS
-//! (game state, events, face, voice; the simulated human and the game services), [`sim`]
-//! launches the simulated robot as child processes through `checkers-robot launch`.
-//! `play`, `watch` and `soak` build on these, and so do the whole-graph tests.
+//! (game state, events, face, voice; the simulated human and the game services; the
+//! `graph_client` crate, which the web window shares), [`sim`] launches the simulated robot as
+//! child processes through `checkers-robot launch`. `play`, `watch` and `soak` build on these,
+//! and so do the whole-graph tests.
 
-pub mod client;
-mod error;
+pub use graph_client::client;
 pub mod sim;
 
-pub use error::{GraphError, Result};
+pub use graph_client::{GraphError, Result};

@@ -1,4 +1,5 @@
-//! A client of the running robot graph, for the CLI (`watch`, `play`) and the whole-graph tests.
+//! A client of the running robot graph, for the CLI (`watch`, `play`), the web window and the
+//! whole-graph tests.
 //!
 //! ```ignore
 //! let client = GraphClient::connect(domain)?;          // inside a tokio runtime
@@ -38,7 +39,7 @@ use ros::security::SecurityEnv;
 use ros::{Node, Publisher, Qos, RosArgs, ServiceClient, Subscription};
 use tokio::sync::{broadcast, watch};
 
-use super::{GraphError, Result};
+use crate::{GraphError, Result};
 
 /// How long a service call may take, the server's discovery included. Discovery on a busy
 /// machine can take seconds; the simulated human's move takes its pauses.
