@@ -10,13 +10,15 @@ use std::process::ExitCode;
 use clap::Parser;
 
 /// The nodes, by the executable names the launch files give them.
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 8] = [
     "sim_node",
     "board_sensor_node",
     "arm_node",
     "planner_node",
     "arbiter_node",
     "expression_node",
+    "web_node",
+    "recorder_node",
 ];
 
 /// Runs a node when this process was started as one (`checkers-robot node NAME ...`); `None`
@@ -63,6 +65,8 @@ fn run(name: &str, args: &[String]) -> anyhow::Result<()> {
         }
         "expression_node" => runtime.block_on(until_shutdown("expression", expression::node::run)),
         "planner_node" => runtime.block_on(until_shutdown("planner", planner::node::run)),
+        "web_node" => runtime.block_on(until_shutdown("web", web::node::run)),
+        "recorder_node" => runtime.block_on(until_shutdown("recorder", web::recorder::run)),
         "sim_node" => runtime.block_on(sim()),
         other => anyhow::bail!("no node {other}"),
     }

@@ -14,6 +14,7 @@ mod moves;
 mod pdn;
 mod perft;
 mod play;
+mod replay;
 mod review;
 mod security;
 mod soak;
@@ -31,7 +32,7 @@ use draughts::{parse_fen, Position, START_FEN};
     about = "A robot that plays Russian draughts",
     after_help = "The robot's nodes run in this executable too: `checkers-robot node NAME \
                   [--ros-args ...]`, NAME one of sim_node, board_sensor_node, arm_node, \
-                  planner_node, arbiter_node, expression_node (the executables `ros2 run` and \
+                  planner_node, arbiter_node, expression_node, web_node, recorder_node (the executables `ros2 run` and \
                   the launch files name)."
 )]
 pub struct Cli {
@@ -82,6 +83,9 @@ enum Command {
     /// inaccuracy, mistake, blunder, brilliant), the worst with the better move and its
     /// refutation.
     Review(review::Args),
+    /// A recorded game (STATE_DIR/games/*.mcap) played back into the web window, at the
+    /// printed URL: `replay FILE.mcap --speed 4`.
+    Replay(replay::Args),
     /// DDS Security (SROS2): `security init DIR` makes a keystore with the robot's enclaves
     /// (config/security/policy.xml), as `ros2 security` would.
     Security(security::Args),
@@ -139,6 +143,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Soak(args) => soak::run(&args),
         Command::Review(args) => review::run(&args),
         Command::Hw(args) => hw::run(&args),
+        Command::Replay(args) => replay::run(&args),
         Command::Security(args) => security::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }

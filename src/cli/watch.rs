@@ -28,7 +28,7 @@ use super::best::resolve_spec;
 use checkers_robot::graph::client::{
     client_node, describe_state, event_kind, GraphClient, PLAY_ENCLAVE,
 };
-use checkers_robot::graph::sim::{archived_games, private_domain, SimGraph, SimOptions};
+use checkers_robot::graph::sim::{archived_games, private_domain, web_url, SimGraph, SimOptions};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -48,6 +48,10 @@ pub struct Args {
     /// boards run at the chip's own speed, so the world's time scale is then 1.
     #[arg(long, default_value = "native", value_parser = ["native", "emulated"])]
     firmware: String,
+    /// The web window's port (docs/web.md), where the game can be watched in a browser too;
+    /// the next free port of ten is taken, 0 takes any.
+    #[arg(long, default_value_t = 8080)]
+    web_port: u16,
     /// Plies after which the human resigns.
     #[arg(long, default_value_t = 200)]
     max_plies: u32,
@@ -163,6 +167,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         log: Some(run_dir.join("launch.log")),
         keystore: None,
         firmware: args.firmware.clone(),
+        web_port: args.web_port,
     };
     std::fs::create_dir_all(&run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
     let mut graph = SimGraph::launch(&options)?;
@@ -180,6 +185,9 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
             "{e:#} (launch log: {})",
             run_dir.join("launch.log").display()
         );
+    }
+    if let Some((url, _)) = web_url(&run_dir) {
+        line(&bar, format!("  in a browser: {url}"));
     }
     let openings = search::openings::built_in();
     let timings = if args.timings {

@@ -37,6 +37,8 @@ pub struct SimOptions {
     /// `firmware:=`: `native` (the firmware core here) or `emulated` (the Pico binaries in the
     /// RP2040 emulator, docs/firmware.md).
     pub firmware: String,
+    /// `web_port:=`: the web window's port (the next free one of ten), 0: any free port.
+    pub web_port: u16,
 }
 
 /// A running launch; stopped on drop.
@@ -132,6 +134,7 @@ fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
         .arg(format!("run_dir:={}", o.run_dir.display()))
         .arg(format!("state_dir:={}", state_dir.display()))
         .arg(format!("firmware:={}", o.firmware))
+        .arg(format!("web_port:={}", o.web_port))
         .env("ROS_DOMAIN_ID", o.domain.to_string())
         .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST");
     if let Some(keystore) = &o.keystore {
@@ -185,6 +188,16 @@ pub fn archived_games(state_dir: &Path) -> Vec<PathBuf> {
         .unwrap_or_default();
     v.sort_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok());
     v
+}
+
+/// The web window's address and its player's link, once its node listens (sim.launch.xml
+/// has it write them to `RUN_DIR/web_url`): (URL, URL with the player's key).
+pub fn web_url(run_dir: &Path) -> Option<(String, String)> {
+    let text = std::fs::read_to_string(run_dir.join("web_url")).ok()?;
+    let mut lines = text.lines();
+    let url = lines.next()?.to_string();
+    let key = lines.next()?;
+    Some((url.clone(), format!("{url}?key={key}")))
 }
 
 /// A ROS domain id for a private graph: from this process's id, inside `range`, skipping any

@@ -62,6 +62,7 @@ pub fn options_with(dir: &Path, domain: u16, level: &str, firmware: &str) -> Sim
         log: Some(dir.join("launch.log")),
         keystore: None,
         firmware: firmware.to_string(),
+        web_port: 0,
     }
 }
 

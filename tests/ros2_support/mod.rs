@@ -11,13 +11,15 @@ use std::time::Duration;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
-pub const NODES: [&str; 6] = [
+pub const NODES: [&str; 8] = [
     "sim_node",
     "board_sensor_node",
     "arm_node",
     "planner_node",
     "arbiter_node",
     "expression_node",
+    "web_node",
+    "recorder_node",
 ];
 
 pub fn ros2_prefix() -> Option<PathBuf> {
@@ -167,7 +169,7 @@ pub fn launch(
     let run_dir = dir.join("run");
     std::fs::create_dir_all(run_dir.join("arbiter")).expect("temp dir is writable");
     let script = format!(
-        "{env} exec ros2 launch checkers_robot sim.launch.xml difficulty:=novice {args} \
+        "{env} exec ros2 launch checkers_robot sim.launch.xml difficulty:=novice web_port:=0 {args} \
          time_scale:={scale} run_dir:={run} state_dir:={run}/arbiter",
         scale = super::graph_support::TIME_SCALE,
         run = run_dir.display(),

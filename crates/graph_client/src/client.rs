@@ -116,7 +116,18 @@ impl GraphClient {
         security: Option<SecurityEnv>,
         enclave: &str,
     ) -> Result<GraphClient> {
-        let mut node = client_node(domain, security, enclave, "play", "graph_client")?;
+        GraphClient::on(client_node(
+            domain,
+            security,
+            enclave,
+            "play",
+            "graph_client",
+        )?)
+    }
+
+    /// A client on a node of one's own (the web window's), which it keeps: its subscriptions
+    /// run on the node's tasks and end with it.
+    pub fn on(mut node: Node) -> Result<GraphClient> {
         let (state_tx, state) = watch::channel(None);
         forward(
             node.subscription::<GameState>("/game/state", Qos::State)?,
@@ -378,6 +389,45 @@ impl GraphClient {
         Ok(r.message)
     }
 
+    /// `/game/takeback`. The arm carries the robot's piece back; the rest (the player's own move,
+    /// a captured piece from the bin, a king that is a man again) is the player's to put right,
+    /// and in `play` and the web window the simulated human is the player's hands: once the
+    /// arbiter asks for it, the human sets the board up as the rewound game has it and presses
+    /// confirm.
+    pub async fn take_back_and_set_up(&self) -> Result<String> {
+        let before = self.state().map_or(u32::MAX, |s| s.ply);
+        let said = self.take_back(0).await?;
+        let rewound = self
+            .wait_state(MISMATCH_WAIT, |s| {
+                s.ply < before
+                    && (s.status == GameState::STATUS_BOARD_MISMATCH
+                        || s.status == GameState::STATUS_WAITING_FOR_HUMAN)
+            })
+            .await?;
+        if rewound.status != GameState::STATUS_BOARD_MISMATCH {
+            return Ok(said);
+        }
+        // The sim reads the game's state on its own: a set-up asked for before the rewound state
+        // reached it sets up the old position, the arbiter says the board is still wrong, and the
+        // hand tries again.
+        for _ in 0..SET_UP_ATTEMPTS {
+            self
+                .human_move("", HumanMove_Request::ERROR_SET_UP, true)
+                .await?;
+            let restored = self
+                .wait_state(MISMATCH_WAIT, |s| {
+                    s.ply == rewound.ply && s.status == GameState::STATUS_WAITING_FOR_HUMAN
+                })
+                .await;
+            if restored.is_ok() {
+                return Ok(format!(
+                    "{said} (your hand put the board right and pressed confirm)"
+                ));
+            }
+        }
+        Ok(format!("{said}: the board is still not right"))
+    }
+
     /// Sets a sim fault (`"failed_picks:=1"`): publishes until `/sim/faults` shows the line,
     /// since a message published before the sim's subscription is matched is lost.
     pub async fn set_fault(&self, line: &str, timeout: Duration) -> Result<()> {
@@ -408,6 +458,11 @@ impl GraphClient {
         }
     }
 }
+
+/// How long the board may take to be reported wrong after a take-back.
+const MISMATCH_WAIT: Duration = Duration::from_secs(10);
+/// Set-ups the simulated human tries after a take-back.
+const SET_UP_ATTEMPTS: usize = 3;
 
 /// Calls `service` through `client` and waits for its answer, at most [`CALL`].
 async fn call<S: ros::Service>(

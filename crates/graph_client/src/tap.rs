@@ -49,6 +49,8 @@ pub struct Topic {
     pub ros_type: &'static str,
     /// The type's `ros2msg` schema (the `.msg` file and those it uses).
     pub definition: &'static str,
+    /// The type's RIHS01 hash, which rosbag2 keeps beside the type.
+    pub type_hash: &'static str,
     /// What its publishers use; a subscriber must ask for the same.
     pub qos: Qos,
     decode: fn(&Topic, &[u8]) -> Result<serde_json::Value, TapError>,
@@ -79,6 +81,7 @@ const fn topic<T: Interface>(name: &'static str, qos: Qos) -> Topic {
         name,
         ros_type: T::ROS_TYPE,
         definition: T::DEFINITION,
+        type_hash: T::TYPE_HASH,
         qos,
         decode: decode::<T>,
         subscribe: subscribe::<T>,
@@ -120,13 +123,7 @@ pub fn sample<T: Interface>(topic: &'static Topic, msg: &T) -> Sample {
     let stamp_ns = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
-    let mut cdr = CDR_LE_HEADER.to_vec();
-    // Our own generated types always serialize; a failure would be a bug in the generator,
-    // and an empty body then stands out in the recording rather than stopping the graph.
-    match cdr_encoding::to_vec::<T, LittleEndian>(msg) {
-        Ok(body) => cdr.extend_from_slice(&body),
-        Err(e) => tracing::warn!("{}: cannot encode a {}: {e}", topic.name, T::ROS_TYPE),
-    }
+    let cdr = cdr(msg);
     let json = serde_json::to_value(msg).unwrap_or(serde_json::Value::Null);
     Sample {
         topic,
@@ -134,6 +131,18 @@ pub fn sample<T: Interface>(topic: &'static Topic, msg: &T) -> Sample {
         cdr: cdr.into(),
         json: Arc::new(json),
     }
+}
+
+/// `msg` in CDR, encapsulation header first, as rosbag2 and Foxglove carry it.
+pub fn cdr<T: Interface>(msg: &T) -> Vec<u8> {
+    let mut cdr = CDR_LE_HEADER.to_vec();
+    // Our own generated types always serialize; a failure would be a bug in the generator,
+    // and an empty body then stands out in the recording rather than stopping the graph.
+    match cdr_encoding::to_vec::<T, LittleEndian>(msg) {
+        Ok(body) => cdr.extend_from_slice(&body),
+        Err(e) => tracing::warn!("cannot encode a {}: {e}", T::ROS_TYPE),
+    }
+    cdr
 }
 
 fn subscribe<T: Interface>(
@@ -189,8 +198,10 @@ mod tests {
     #[test]
     fn a_sample_decodes_to_the_json_it_was_made_with() {
         let t = find("/game/state").expect("in the table");
-        let mut state = GameState::default();
-        state.ply = 7;
+        let mut state = GameState {
+            ply: 7,
+            ..Default::default()
+        };
         state.position.fen = "W:W21-32:B1-12".into();
         let s = sample(t, &state);
         assert_eq!(&s.cdr[..4], &CDR_LE_HEADER);

@@ -47,6 +47,10 @@ pub struct Args {
     /// ROS domain of the launched graph; default: one derived from this process's id.
     #[arg(long)]
     domain: Option<u16>,
+    /// The web window's port (docs/web.md): the game in a browser too, where you can also
+    /// play; the next free port of ten is taken, 0 takes any.
+    #[arg(long, default_value_t = 8080)]
+    web_port: u16,
     /// Where the sim's ports, the arbiter's games and the logs go; default: a new directory
     /// under $TMPDIR.
     #[arg(long)]
@@ -93,6 +97,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         log: Some(launch_log.clone()),
         keystore: None,
         firmware: args.firmware.clone(),
+        web_port: args.web_port,
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use checkers_msgs::msg::{GameEvent, GameState};
+use checkers_msgs::msg::GameEvent;
 use checkers_msgs::srv::HumanMove_Request;
 use crossterm::event::{Event, KeyEvent, KeyEventKind};
 use ratatui::DefaultTerminal;
@@ -17,7 +17,7 @@ use super::app::{App, Notice};
 use super::input::{self, Action};
 use super::ui;
 use checkers_robot::graph::client::GraphClient;
-use checkers_robot::graph::sim::{archived_games, SimGraph};
+use checkers_robot::graph::sim::{archived_games, web_url, SimGraph};
 
 /// How often the latest game state and the launcher's health are looked at (and the screen
 /// redrawn for them): quick enough to follow the planner's progress.
@@ -87,7 +87,7 @@ async fn perform(client: &GraphClient, action: Action) -> Notice {
                     100.0 * r.win_probability
                 )
             })?,
-            Action::TakeBack => take_back(client).await?,
+            Action::TakeBack => client.take_back_and_set_up().await?,
             Action::Quit => String::new(),
         })
     }
@@ -103,49 +103,6 @@ const NOT_READY: &str = "the robot is still starting: its board sensor does not 
 
 /// How long the launched robot may take to read its board before the screen says so.
 const READY_WAIT: Duration = Duration::from_secs(120);
-
-/// How long the board may take to be reported wrong after a take-back.
-const MISMATCH_WAIT: Duration = Duration::from_secs(10);
-/// Set-ups the simulated human tries after a take-back.
-const SET_UP_ATTEMPTS: usize = 3;
-
-/// `/game/takeback`. The arm carries the robot's piece back; the rest (the player's own move,
-/// a captured piece from the bin, a king that is a man again) is the player's to put right,
-/// and in `play` the simulated human is the player's hands: once the arbiter asks for it, the
-/// human sets the board up as the rewound game has it and presses confirm.
-async fn take_back(client: &GraphClient) -> anyhow::Result<String> {
-    let before = client.state().map_or(u32::MAX, |s| s.ply);
-    let said = client.take_back(0).await?;
-    let rewound = client
-        .wait_state(MISMATCH_WAIT, |s| {
-            s.ply < before
-                && (s.status == GameState::STATUS_BOARD_MISMATCH
-                    || s.status == GameState::STATUS_WAITING_FOR_HUMAN)
-        })
-        .await?;
-    if rewound.status != GameState::STATUS_BOARD_MISMATCH {
-        return Ok(said);
-    }
-    // The sim reads the game's state on its own: a set-up asked for before the rewound state
-    // reached it sets up the old position, the arbiter says the board is still wrong, and the
-    // hand tries again.
-    for _ in 0..SET_UP_ATTEMPTS {
-        client
-            .human_move("", HumanMove_Request::ERROR_SET_UP, true)
-            .await?;
-        let restored = client
-            .wait_state(MISMATCH_WAIT, |s| {
-                s.ply == rewound.ply && s.status == GameState::STATUS_WAITING_FOR_HUMAN
-            })
-            .await;
-        if restored.is_ok() {
-            return Ok(format!(
-                "{said} (your hand put the board right and pressed confirm)"
-            ));
-        }
-    }
-    Ok(format!("{said}: the board is still not right"))
-}
 
 /// How deep `play` judges each of the human's moves after the game.
 const REVIEW_DEPTH: u32 = 8;
@@ -199,6 +156,8 @@ pub async fn run(
     let mut sighup = signal(SignalKind::hangup()).context("SIGHUP handler")?;
     let mut tick = tokio::time::interval(TICK);
     let mut graph_ended = false;
+    // The web window's player link, once its node has written it.
+    let mut web: Option<String> = None;
     let (review_tx, mut reviews) = mpsc::unbounded_channel::<Vec<String>>();
     // The tasks that hold the client: stopped before the loop returns, so that the client's
     // readers and writers go before its participant (`mod.rs` closes it after).
@@ -280,7 +239,10 @@ pub async fn run(
                             "the simulated robot stopped ({status}): see {launch_log}; q quits"
                         ));
                     } else if app.ready {
-                        app.graph_note = None;
+                        if web.is_none() {
+                            web = web_url(&graph.run_dir).map(|(_, player)| player);
+                        }
+                        app.graph_note = web.as_ref().map(|u| format!("also in a browser: {u}"));
                     }
                 }
             }

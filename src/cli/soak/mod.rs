@@ -125,6 +125,7 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         log: Some(log.clone()),
         keystore: None,
         firmware: "native".to_string(),
+        web_port: 0,
     };
     let mut graph = SimGraph::launch(&options)?;
     let client = GraphClient::connect(options.domain)?;
