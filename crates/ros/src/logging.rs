@@ -17,7 +17,7 @@ use crate::args::RosArgs;
 pub use crate::backend::logging::init;
 
 /// The crates whose logs are the node's own: they log at the node's level and reach `/rosout`.
-const OURS: [&str; 12] = [
+const OURS: [&str; 15] = [
     "ros",
     "ros_probe",
     "checkers_robot",
@@ -30,6 +30,9 @@ const OURS: [&str; 12] = [
     "expression",
     "sim",
     "serial_link",
+    "web",
+    "recording",
+    "graph_client",
 ];
 
 pub(crate) fn is_ours(target: &str) -> bool {
