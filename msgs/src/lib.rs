@@ -15,6 +15,8 @@
 
 include!(concat!(env!("OUT_DIR"), "/interfaces.rs"));
 
+pub mod names;
+
 /// Between the rules engine's types and the messages.
 #[cfg(feature = "draughts")]
 pub mod convert;

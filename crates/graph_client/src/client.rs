@@ -39,6 +39,8 @@ use ros::security::SecurityEnv;
 use ros::{Node, Publisher, Qos, RosArgs, ServiceClient, Subscription};
 use tokio::sync::{broadcast, watch};
 
+pub use checkers_msgs::names::{event_kind, status_name};
+
 use crate::{GraphError, Result};
 
 /// How long a service call may take, the server's discovery included. Discovery on a busy
@@ -549,50 +551,6 @@ pub async fn next_event(
             }
         }
     }
-}
-
-/// The name of a `GameEvent::KIND_*`.
-pub fn event_kind(kind: u8) -> &'static str {
-    const NAMES: [&str; 19] = [
-        "info",
-        "new game",
-        "resumed",
-        "human moved",
-        "illegal move",
-        "ambiguous",
-        "nothing moved",
-        "robot moved",
-        "capture",
-        "promotion",
-        "arm failed",
-        "board mismatch",
-        "board restored",
-        "planner timeout",
-        "resigned",
-        "game over",
-        "hint",
-        "verdict",
-        "take-back",
-    ];
-    NAMES.get(usize::from(kind)).copied().unwrap_or("unknown")
-}
-
-/// The name of a `GameState::STATUS_*`.
-pub fn status_name(status: u8) -> &'static str {
-    const NAMES: [&str; 11] = [
-        "idle",
-        "waiting for the human",
-        "ambiguous",
-        "robot thinking",
-        "robot moving",
-        "verifying",
-        "board mismatch",
-        "error",
-        "white won",
-        "black won",
-        "draw",
-    ];
-    NAMES.get(usize::from(status)).copied().unwrap_or("unknown")
 }
 
 /// A state in one line, for messages.

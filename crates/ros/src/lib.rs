@@ -19,6 +19,7 @@
 
 pub mod args;
 pub mod clock;
+pub mod diagnostics;
 pub mod env;
 pub mod error;
 mod goal;

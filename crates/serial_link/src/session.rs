@@ -68,6 +68,21 @@ pub enum SessionEvent<Rx> {
     PortClosed(String),
 }
 
+/// How a reconnecting link is, for a node's `/diagnostics`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkHealth {
+    /// A session is up.
+    pub connected: bool,
+    /// The link in words: "connected", "cannot open the port: ...", "lost the controller ...".
+    pub state: String,
+    /// The controller's firmware, as its last handshake named it.
+    pub firmware: String,
+    /// Sessions started so far.
+    pub sessions: u64,
+    /// Messages the controller refused.
+    pub rejected: u64,
+}
+
 /// The owner's end: the events, in order, and the current session's sender.
 #[derive(Debug)]
 pub struct Reconnecting<Tx, Rx> {
@@ -75,6 +90,8 @@ pub struct Reconnecting<Tx, Rx> {
     pub events: mpsc::Receiver<SessionEvent<Rx>>,
     /// The sender of the session that is up, `None` between sessions.
     pub sender: watch::Receiver<Option<LinkSender<Tx>>>,
+    /// How the link is now.
+    pub health: watch::Receiver<LinkHealth>,
 }
 
 /// Starts keeping a session with the controller of `kind` through `connect`; `what` names
@@ -90,8 +107,16 @@ where
 {
     let (events_tx, events) = mpsc::channel(64);
     let (sender_tx, sender) = watch::channel(None);
-    tokio::spawn(keep(connect, kind, what, events_tx, sender_tx));
-    Reconnecting { events, sender }
+    let (health_tx, health) = watch::channel(LinkHealth {
+        state: "not connected yet".into(),
+        ..LinkHealth::default()
+    });
+    tokio::spawn(keep(connect, kind, what, events_tx, sender_tx, health_tx));
+    Reconnecting {
+        events,
+        sender,
+        health,
+    }
 }
 
 async fn keep<Tx, Rx>(
@@ -100,6 +125,7 @@ async fn keep<Tx, Rx>(
     what: String,
     events: mpsc::Sender<SessionEvent<Rx>>,
     sender: watch::Sender<Option<LinkSender<Tx>>>,
+    health: watch::Sender<LinkHealth>,
 ) where
     Tx: Message + Send + Sync + 'static,
     Rx: Message + Send + 'static,
@@ -109,6 +135,10 @@ async fn keep<Tx, Rx>(
         let io = match connect().await {
             Ok(io) => io,
             Err(e) => {
+                health.send_modify(|h| {
+                    h.connected = false;
+                    h.state = format!("cannot open the port: {e}");
+                });
                 if !unavailable {
                     tracing::warn!(port = %what, "cannot open the {kind} controller's port: {e}; retrying every {REOPEN:?}");
                     unavailable = true;
@@ -125,6 +155,7 @@ async fn keep<Tx, Rx>(
             }
         };
         unavailable = false;
+        health.send_modify(|h| h.state = "port open, handshake under way".into());
         tracing::info!(port = %what, "{kind} controller port open; connecting");
         if events.send(SessionEvent::PortOpen).await.is_err() {
             return;
@@ -142,15 +173,29 @@ async fn keep<Tx, Rx>(
                     tracing::info!(port = %what, firmware = %peer.firmware, "{kind} controller connected");
                     connected = true;
                     sender.send_replace(Some(handle.sender.clone()));
+                    health.send_modify(|h| {
+                        h.connected = true;
+                        h.state = "connected".into();
+                        h.firmware = peer.firmware.to_string();
+                        h.sessions += 1;
+                    });
                 }
                 Event::Disconnected { reason, .. } => {
                     tracing::warn!(port = %what, "lost the {kind} controller ({reason}); reconnecting");
                     connected = false;
                     sender.send_replace(None);
+                    health.send_modify(|h| {
+                        h.connected = false;
+                        h.state = format!("lost the controller ({reason}); reconnecting");
+                    });
                 }
-                Event::HandshakeFailed(e) => tracing::warn!(port = %what, "{kind} controller: {e}"),
+                Event::HandshakeFailed(e) => {
+                    tracing::warn!(port = %what, "{kind} controller: {e}");
+                    health.send_modify(|h| h.state = e.to_string());
+                }
                 Event::Rejected { reason, .. } => {
                     tracing::warn!(port = %what, ?reason, "the {kind} controller refused a message");
+                    health.send_modify(|h| h.rejected += 1);
                 }
                 Event::Received(_) | Event::Delivered(_) => {}
             }
@@ -165,6 +210,10 @@ async fn keep<Tx, Rx>(
             Ok(Err(e)) => e.to_string(),
             Err(e) => e.to_string(),
         };
+        health.send_modify(|h| {
+            h.connected = false;
+            h.state = format!("{why}; reopening the port");
+        });
         if connected {
             tracing::warn!(port = %what, "lost the {kind} controller: {why}; reopening the port");
         } else {

@@ -11,6 +11,7 @@
 //! a rule.
 
 pub mod error;
+mod health;
 pub mod infer;
 pub mod kinds;
 mod markers;

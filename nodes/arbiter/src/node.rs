@@ -13,6 +13,7 @@
 //! say so, a `VERDICT` event and a comment in the archived PDN), `coach_depth` (the depth each
 //! move is judged to), `takebacks` (bool: `/game/takeback` answers).
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use checkers_msgs::action::{ExecuteMove, ExecuteMove_Goal, PlanMove, PlanMove_Goal};
@@ -29,6 +30,7 @@ pub use ros::NodeError;
 use ros::{ActionClient, GoalOutcome, Node, Publisher, Qos, ServiceClient};
 
 pub use crate::error::ArbiterError;
+use crate::health::GameHealth;
 use crate::markers::board_markers;
 use crate::record::StateDir;
 use crate::referee::{Announcement, EventKind, Referee, Status};
@@ -140,6 +142,13 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let occupancy = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
     let mut readings = occupancy.stream();
 
+    let health = Arc::new(Mutex::new(GameHealth::default()));
+    let seen = Arc::clone(&health);
+    ros::diagnostics::publish_periodically(&mut node, move || {
+        vec![crate::health::report(
+            &seen.lock().unwrap_or_else(|p| p.into_inner()),
+        )]
+    })?;
     let dir = StateDir::open(&settings.state_dir).map_err(NodeError::setup)?;
     let (referee, notes) =
         Referee::open(dir, settings.robot_color, &settings.level).map_err(NodeError::setup)?;
@@ -150,6 +159,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         helpers,
         referee,
         search: Search::default(),
+        health,
     };
     let mut notes = notes;
     if arbiter.referee.status() == Status::Idle && arbiter.settings.start_new_game {
@@ -197,11 +207,31 @@ struct Arbiter {
     helpers: Helpers,
     referee: Referee,
     search: Search,
+    /// What `/diagnostics` says of the game, kept with each state published.
+    health: Arc<Mutex<GameHealth>>,
 }
 
 impl Arbiter {
     async fn publish_state(&self) {
         let msg = state_msg(&self.referee, &self.search, &self.node);
+        {
+            let (save_failures, last_save_error) = self.referee.saving();
+            let mut h = self.health.lock().unwrap_or_else(|p| p.into_inner());
+            *h = GameHealth {
+                game_id: msg.game_id,
+                ply: msg.ply,
+                status: checkers_msgs::names::status_name(msg.status).to_string(),
+                needs_person: matches!(
+                    self.referee.status(),
+                    Status::Error | Status::BoardMismatch
+                ),
+                level: msg.level.clone(),
+                message: msg.message.clone(),
+                state_dir: self.referee.state_dir().path().display().to_string(),
+                save_failures,
+                last_save_error: last_save_error.to_string(),
+            };
+        }
         if let Err(e) = self.out.state.publish(msg).await {
             tracing::warn!("{e}");
         }

@@ -83,6 +83,9 @@ pub struct Referee {
     /// say "executed and verified").
     held_back: Vec<Announcement>,
     level: String,
+    /// Saves of the game that failed, and why the last did (for `/diagnostics`).
+    save_failures: u64,
+    last_save_error: String,
     /// The move suggested to the human, and the ply it was suggested at: it stands until a
     /// move is played.
     hint: Option<(usize, Move)>,
@@ -116,6 +119,8 @@ impl Referee {
             last_reading: None,
             held_back: Vec::new(),
             level: level.to_string(),
+            save_failures: 0,
+            last_save_error: String::new(),
             hint: None,
         };
         match resumed {
@@ -342,8 +347,26 @@ impl Referee {
         }
     }
 
-    fn persist(&self) -> Result<(), RecordError> {
-        self.dir.save(&self.record)
+    fn persist(&mut self) -> Result<(), RecordError> {
+        let saved = self.dir.save(&self.record);
+        match &saved {
+            Ok(()) => self.last_save_error.clear(),
+            Err(e) => {
+                self.save_failures += 1;
+                self.last_save_error = e.to_string();
+            }
+        }
+        saved
+    }
+
+    /// Saves of the game that failed so far, and why the last one did ("" when it worked).
+    pub fn saving(&self) -> (u64, &str) {
+        (self.save_failures, &self.last_save_error)
+    }
+
+    /// Where the game is kept.
+    pub fn state_dir(&self) -> &StateDir {
+        &self.dir
     }
 
     /// Plays a move decided by either side: persisted first, then announced.

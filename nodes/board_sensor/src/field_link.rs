@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use serial_link::field::{Button, Snapshot};
-use serial_link::session::{port_connector, reconnecting, Connector, SessionEvent};
+use serial_link::session::{port_connector, reconnecting, Connector, LinkHealth, SessionEvent};
 use serial_link::transport::LinkSender;
 use serial_link::{ControllerKind, Event, FieldCommand, FieldReport};
 use tokio::sync::{mpsc, watch, Mutex};
@@ -36,6 +36,13 @@ pub enum ReadError {
     Unstable(u32),
 }
 
+/// The buttons' press counters, as last reported, for `/diagnostics`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Presses {
+    pub confirm: Option<u16>,
+    pub new_game: Option<u16>,
+}
+
 /// Snapshots on request.
 #[derive(Debug)]
 pub struct Field {
@@ -47,6 +54,8 @@ pub struct Field {
     snapshots: Mutex<mpsc::Receiver<Snapshot>>,
     /// How long a request waits for its snapshot (and, without a session, for one to start).
     pub request_timeout: Duration,
+    link: watch::Receiver<LinkHealth>,
+    presses: watch::Receiver<Presses>,
 }
 
 /// Starts the session with the controller on `port`.
@@ -68,7 +77,8 @@ pub fn start_with(
     let (status_tx, status_rx) = watch::channel("not connected yet".to_string());
     let (snap_tx, snap_rx) = mpsc::channel(16);
     let (event_tx, event_rx) = mpsc::channel(16);
-    tokio::spawn(follow(session.events, status_tx, snap_tx, event_tx));
+    let (presses_tx, presses) = watch::channel(Presses::default());
+    tokio::spawn(follow(session.events, status_tx, presses_tx, snap_tx, event_tx));
     (
         Field {
             port,
@@ -76,6 +86,8 @@ pub fn start_with(
             status: status_rx,
             snapshots: Mutex::new(snap_rx),
             request_timeout,
+            link: session.health,
+            presses,
         },
         event_rx,
     )
@@ -85,10 +97,24 @@ pub fn start_with(
 async fn follow(
     mut session: mpsc::Receiver<SessionEvent<FieldReport>>,
     status: watch::Sender<String>,
+    presses: watch::Sender<Presses>,
     snapshots: mpsc::Sender<Snapshot>,
     events: mpsc::Sender<FieldEvent>,
 ) {
     while let Some(event) = session.recv().await {
+        presses.send_modify(|p| match &event {
+            SessionEvent::Link(Event::Received(FieldReport::Snapshot(s))) => {
+                p.confirm = Some(s.confirm_presses);
+                p.new_game = Some(s.new_game_presses);
+            }
+            SessionEvent::Link(Event::Received(FieldReport::ButtonPressed { button, presses })) => {
+                match button {
+                    Button::Confirm => p.confirm = Some(*presses),
+                    Button::NewGame => p.new_game = Some(*presses),
+                }
+            }
+            _ => {}
+        });
         let now = match event {
             SessionEvent::Unavailable(e) => format!("cannot open the port: {e}"),
             SessionEvent::PortOpen => "port open, handshake under way".into(),
@@ -123,6 +149,21 @@ async fn follow(
 }
 
 impl Field {
+    /// How the link is now.
+    pub fn link(&self) -> LinkHealth {
+        self.link.borrow().clone()
+    }
+
+    /// The buttons' counters, as last reported.
+    pub fn presses(&self) -> Presses {
+        *self.presses.borrow()
+    }
+
+    /// The port it keeps open.
+    pub fn port(&self) -> &str {
+        &self.port
+    }
+
     /// The link's sender once a session is up, waiting until `deadline` for one.
     async fn session(&self, deadline: Instant) -> Result<LinkSender<FieldCommand>, ReadError> {
         let mut rx = self.sender.clone();

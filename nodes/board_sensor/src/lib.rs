@@ -4,6 +4,7 @@
 //! presses confirm and serves `/board/scan`.
 
 pub mod field_link;
+mod health;
 pub mod node;
 pub mod reading;
 pub mod sensor_map;

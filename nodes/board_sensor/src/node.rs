@@ -7,6 +7,7 @@
 //! `max_scans` (scans per reading before giving up on two equal ones), `request_timeout_s`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use checkers_msgs::msg::BoardOccupancy;
@@ -17,6 +18,7 @@ use ros::{Node, Qos};
 use tokio::sync::mpsc;
 
 use crate::field_link::{self, Field, FieldEvent, ReadError};
+use crate::health::{self, Readings};
 use crate::reading::majority;
 use crate::sensor_map::SensorMap;
 
@@ -63,17 +65,24 @@ impl Settings {
 /// The node's state shared by the confirm loop and the scan service.
 #[derive(Debug)]
 struct Board {
-    field: Field,
+    field: Arc<Field>,
     settings: Settings,
     /// Readings taken by this node, confirmed or not.
     seq: AtomicU64,
+    /// How the readings went, for `/diagnostics`.
+    readings: Arc<Readings>,
 }
 
 impl Board {
     /// `reads` trusted readings combined by majority, as squares.
     async fn read(&self, reads: u32) -> Result<u32, ReadError> {
-        let readings = self.field.readings(reads, self.settings.max_scans).await?;
-        Ok(self.settings.sensor_map.occupancy(majority(&readings)))
+        let read = self
+            .field
+            .readings(reads, self.settings.max_scans)
+            .await
+            .map(|r| self.settings.sensor_map.occupancy(majority(&r)));
+        self.readings.record(&read);
+        read
     }
 
     fn message(&self, node: &Node, occupied: u32, confirmed: bool) -> BoardOccupancy {
@@ -206,10 +215,16 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         settings.request_timeout,
     );
     tracing::info!(port = %settings.port, "board sensor node running");
+    let (field, readings) = (Arc::new(field), Arc::new(Readings::default()));
+    let (f, r) = (Arc::clone(&field), Arc::clone(&readings));
+    ros::diagnostics::publish_periodically(&mut node, move || {
+        vec![health::report(f.port(), &f.link(), f.presses(), &r)]
+    })?;
     let board = Board {
         field,
         settings,
         seq: AtomicU64::new(0),
+        readings,
     };
     let serve = scan_server.serve(|req| board.scan(&node, req));
     // Both run for the node's life.

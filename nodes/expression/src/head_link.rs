@@ -4,7 +4,9 @@
 //! starts.
 
 use serial_link::head::EyeBitmap;
-use serial_link::session::{port_connector, reconnecting, Connector, Reconnecting, SessionEvent};
+use serial_link::session::{
+    port_connector, reconnecting, Connector, LinkHealth, Reconnecting, SessionEvent,
+};
 use serial_link::transport::LinkSender;
 use serial_link::{ControllerKind, Event, HeadCommand, HeadReport, ServoAngle};
 use tokio::sync::watch;
@@ -14,8 +16,9 @@ use crate::face::Frame;
 /// Neck speed, hundredths of a degree per second: calm, not twitchy.
 const NECK_SPEED: u16 = 6000;
 
-/// Starts driving the head on `port`; the returned sender takes each new frame.
-pub fn start(port: String) -> watch::Sender<Option<Frame>> {
+/// Starts driving the head on `port`; the returned sender takes each new frame, the receiver
+/// says how the link is.
+pub fn start(port: String) -> (watch::Sender<Option<Frame>>, watch::Receiver<LinkHealth>) {
     start_with(
         port_connector(port.clone(), serial_link::port::DEFAULT_BAUD),
         port,
@@ -23,11 +26,15 @@ pub fn start(port: String) -> watch::Sender<Option<Frame>> {
 }
 
 /// The same over any byte stream `connect` opens (a test's in-memory pipe); `what` names it.
-pub fn start_with(connect: Connector, what: String) -> watch::Sender<Option<Frame>> {
+pub fn start_with(
+    connect: Connector,
+    what: String,
+) -> (watch::Sender<Option<Frame>>, watch::Receiver<LinkHealth>) {
     let (tx, rx) = watch::channel(None);
     let session = reconnecting(connect, ControllerKind::Head, what);
+    let health = session.health.clone();
     tokio::spawn(drive(session, rx));
-    tx
+    (tx, health)
 }
 
 fn commands(frame: &Frame) -> [HeadCommand; 3] {

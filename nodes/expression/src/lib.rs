@@ -14,6 +14,7 @@ pub mod emotion;
 pub mod eyes;
 pub mod face;
 pub mod head_link;
+mod health;
 pub mod node;
 pub mod phrases;
 pub mod pose;

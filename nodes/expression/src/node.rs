@@ -171,8 +171,21 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         }
         (false, _) => None,
     };
-    let head = (!settings.head_port.is_empty())
-        .then(|| crate::head_link::start(settings.head_port.clone()));
+    let (head, head_health) = match settings.head_port.as_str() {
+        "" => (None, None),
+        port => {
+            let (frames, health) = crate::head_link::start(port.to_string());
+            (Some(frames), Some(health))
+        }
+    };
+    let (port, spoken) = (settings.head_port.clone(), voice.is_some());
+    ros::diagnostics::publish_periodically(&mut node, move || {
+        vec![crate::health::report(
+            &port,
+            head_health.as_ref().map(|h| h.borrow().clone()).as_ref(),
+            spoken,
+        )]
+    })?;
 
     let mut face = Face::new(settings.attitude, settings.language, settings.seed);
     let mut robot_side = GameState::SIDE_WHITE;

@@ -169,7 +169,7 @@ async fn frames_reach_the_head_controller_over_the_serial_protocol() {
                 .ok_or_else(|| std::io::Error::other("the pipe was taken"))
         })
     });
-    let tx = expression::head_link::start_with(connect, "pipe".into());
+    let (tx, _link) = expression::head_link::start_with(connect, "pipe".into());
     tx.send_replace(Some(frame.clone()));
 
     let mut eyes = None;

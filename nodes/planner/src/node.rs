@@ -95,6 +95,50 @@ pub fn goal_game(goal: &PlanMove_Goal) -> Result<Game, String> {
     }))
 }
 
+/// The searches so far, for `/diagnostics`.
+#[derive(Debug, Default)]
+struct Searches {
+    planner: String,
+    thinking: bool,
+    done: u64,
+    failed: u64,
+    last: Option<std::time::Duration>,
+    longest: std::time::Duration,
+}
+
+impl Searches {
+    fn record(&mut self, elapsed: Option<std::time::Duration>) {
+        self.thinking = false;
+        match elapsed {
+            Some(t) => {
+                self.done += 1;
+                self.last = Some(t);
+                self.longest = self.longest.max(t);
+            }
+            None => self.failed += 1,
+        }
+    }
+
+    fn report(&self) -> ros::diagnostics::Status {
+        use ros::diagnostics::Status;
+        const NAME: &str = "planner: search";
+        let what = if self.thinking { "thinking" } else { "ready" };
+        let base = if self.failed > 0 && self.done == 0 {
+            Status::warn(NAME, format!("{what}; no search has ended with a move yet"))
+        } else {
+            Status::ok(NAME, what)
+        };
+        base.value("level", &self.planner)
+            .value("searches", self.done)
+            .value("searches_without_move", self.failed)
+            .value(
+                "last_think_s",
+                self.last.map_or("none".into(), |t| format!("{:.2}", t.as_secs_f64())),
+            )
+            .value("longest_think_s", format!("{:.2}", self.longest.as_secs_f64()))
+    }
+}
+
 pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let (spec, label) = spec_from_params(&mut node.params())?;
     let server = node.action_server::<PlanMove>("/planner/plan")?;
@@ -117,6 +161,14 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
             tracing::info!(pieces, "the endgame database is in use");
         });
     }
+    let searches = Arc::new(Mutex::new(Searches {
+        planner: label.clone(),
+        ..Searches::default()
+    }));
+    let seen = Arc::clone(&searches);
+    ros::diagnostics::publish_periodically(&mut node, move || {
+        vec![seen.lock().unwrap_or_else(|p| p.into_inner()).report()]
+    })?;
     // Per side: a hint's search (the human's side) must not become the robot's baseline.
     let mut last_probability: [Option<(usize, f32)>; 2] = [None, None];
     tracing::info!(planner = %label, "planner node running");
@@ -162,7 +214,15 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         };
         let ply = game.moves().len();
         let side = game.position().side_to_move();
+        searches
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .thinking = true;
         let outcome = search(running, game.clone(), goal_spec, shared).await;
+        searches
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .record(outcome.as_ref().map(|(d, _)| d.stats.elapsed));
         if let Some((decision, _)) = &outcome {
             let mut after = game;
             if after.play(&decision.best).is_ok() {

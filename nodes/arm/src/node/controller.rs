@@ -44,6 +44,8 @@ pub struct ControllerState {
     pub last_loss: String,
     /// Commands the controller refused (Nack).
     pub rejected: u64,
+    /// The controller's firmware, as its handshake named it.
+    pub firmware: String,
 }
 
 /// The node's handle on the controller; cheap to clone.
@@ -145,8 +147,9 @@ async fn follow(
             SessionEvent::PortClosed(_) => {
                 state.send_modify(|s| down(s, "the arm controller's port closed".into()))
             }
-            SessionEvent::Link(Event::Connected(_)) => {
+            SessionEvent::Link(Event::Connected(peer)) => {
                 state.send_modify(|s| {
+                    s.firmware = peer.firmware.to_string();
                     s.connected = true;
                     s.session += 1;
                     s.joints = None;

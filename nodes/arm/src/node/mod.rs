@@ -12,6 +12,7 @@ pub mod calibrate;
 pub mod controller;
 pub mod execute;
 pub mod goal;
+mod health;
 pub mod motion;
 mod serve;
 

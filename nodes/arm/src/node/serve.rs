@@ -12,6 +12,7 @@ use ros::{Node, Qos, RunningGoal};
 use super::controller::ArmLink;
 use super::execute::{self, Failure};
 use super::goal;
+use super::health::{self, Work};
 use super::motion::{Motion, MotionError};
 use super::{NodeError, Settings};
 use crate::pick_place::{PickPlace, SpareKings};
@@ -23,6 +24,14 @@ struct Ctx {
     tray: Mutex<SpareKings>,
     /// One motion at a time: a goal, or a home request.
     busy: tokio::sync::Mutex<()>,
+    /// What the arm is doing, and how its moves went, for `/diagnostics`.
+    work: Mutex<Work>,
+}
+
+impl Ctx {
+    fn work(&self, change: impl FnOnce(&mut Work)) {
+        change(&mut self.work.lock().unwrap_or_else(|p| p.into_inner()));
+    }
 }
 
 /// How long a goal or a home request waits for a link being reopened.
@@ -54,7 +63,16 @@ pub(super) async fn serve(
         planner,
         tray: Mutex::new(tray),
         busy: tokio::sync::Mutex::new(()),
+        work: Mutex::new(Work {
+            activity: "idle".into(),
+            ..Work::default()
+        }),
     });
+    let (c, port) = (Arc::clone(&ctx), settings.port.clone());
+    ros::diagnostics::publish_periodically(&mut node, move || {
+        let work = c.work.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        vec![health::report(&port, &c.motion.link.state(), &work)]
+    })?;
 
     let joint_states = node.publisher::<JointState>("/joint_states", Qos::Sensor)?;
     let home = node.service_server::<ArmHome>("/arm/home")?;
@@ -76,7 +94,10 @@ pub(super) async fn serve(
                     };
                 };
                 c.motion.wait_connected(LINK_GRACE).await;
-                match execute::go_home(&c.motion, &c.planner, req.homing_sequence).await {
+                c.work(|w| w.activity = "homing".into());
+                let homed = execute::go_home(&c.motion, &c.planner, req.homing_sequence).await;
+                c.work(|w| w.activity = "idle".into());
+                match homed {
                     Ok(message) => ArmHome_Response {
                         success: true,
                         message,
@@ -125,7 +146,19 @@ pub(super) async fn serve(
             }
         };
         let _busy = ctx.busy.lock().await;
+        ctx.work(|w| w.activity = format!("executing {}", goal::name(&mv)));
         let (end, result) = execute_goal(&ctx, &goal, &mv).await;
+        ctx.work(|w| {
+            w.activity = "idle".into();
+            match end {
+                End::Succeeded => w.moves_done += 1,
+                End::Canceled => {}
+                End::Aborted => {
+                    w.moves_failed += 1;
+                    w.last_failure = result.message.clone();
+                }
+            }
+        });
         match end {
             End::Succeeded => {
                 tracing::info!(mv = %goal::name(&mv), "move done");
