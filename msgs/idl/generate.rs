@@ -178,7 +178,11 @@ impl<'a> Catalog<'a> {
                 continue;
             };
             for field in &section.fields {
-                if let BaseType::Named { package: fp, name: fname } = &field.ty.base {
+                if let BaseType::Named {
+                    package: fp,
+                    name: fname,
+                } = &field.ty.base
+                {
                     let dep = (fp.clone().unwrap_or_else(|| p.clone()), fname.clone());
                     if !seen.contains(&dep) {
                         seen.push(dep);

@@ -1,6 +1,7 @@
 //! `checkers-robot replay FILE.mcap`: a recorded game played back into the web window
 //! (nodes/web), without a graph. Only parses and prints; the replay is the web crate's.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -66,7 +67,10 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         }
         println!("Ctrl-C stops");
         let served = tokio::select! {
-            r = replay.run(|| println!("the replay reached the end of the recording")) => r,
+            // Not println!: whoever reads our output may be gone by the end (`| head`).
+            r = replay.run(|| {
+                let _ = writeln!(std::io::stdout(), "the replay reached the end of the recording");
+            }) => r,
             _ = tokio::signal::ctrl_c() => Ok(()),
         };
         served.context("serving the page")

@@ -2,6 +2,8 @@
 the simulated robot that tests/graph_web.rs launched.
 
     python3 tests/web/browser.py URL KEY SCREENSHOT
+    python3 tests/web/browser.py --replay URL SCREENSHOT
+
 
 Plays c3-d4 by clicking, waits for the robot's answer, checks the face, the speech, the arm,
 the health panel, a spectator who cannot move, and bad requests that change nothing. Exits 0
@@ -17,7 +19,11 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
-URL, KEY, SHOT = sys.argv[1], sys.argv[2], sys.argv[3]
+REPLAY = sys.argv[1] == "--replay"
+if REPLAY:
+    URL, KEY, SHOT = sys.argv[2], "", sys.argv[3]
+else:
+    URL, KEY, SHOT = sys.argv[1], sys.argv[2], sys.argv[3]
 START = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
 # Square numbers (PDN): c3 = 22, d4 = 18.
 C3, D4 = 22, 18
@@ -49,14 +55,18 @@ def wait(what, pred, timeout=60.0):
 
 
 def attr(d, css, name):
-    return d.find_element(By.CSS_SELECTOR, css).get_attribute(name)
+    """An attribute read in one step in the page: the page redraws parts of itself ten times a
+    second, and an element found first and read after may be gone by then."""
+    return d.execute_script(
+        "const e = document.querySelector(arguments[0]);"
+        "return e ? e.getAttribute(arguments[1]) : null;", css, name)
 
 
 def lit(d):
     """Which LEDs of both eyes are on, as one string."""
-    return "".join(
-        "1" if "on" in (e.get_attribute("class") or "") else "0"
-        for e in d.find_elements(By.CSS_SELECTOR, "#left-eye .led, #right-eye .led"))
+    return d.execute_script(
+        "return [...document.querySelectorAll('#left-eye .led, #right-eye .led')]"
+        ".map((e) => e.classList.contains('on') ? '1' : '0').join('');")
 
 
 RAW = """
@@ -152,9 +162,28 @@ def main():
         spectator.quit()
 
 
+def replay():
+    """A recorded game played back: the moves arrive, nobody can play."""
+    d = browser()
+    try:
+        d.get(URL)
+        wait("the replay's page", lambda: attr(d, "body", "data-connected") == "true")
+        assert not d.find_element(By.ID, "controls").is_displayed(), "a replay has no controls"
+        assert attr(d, "body", "data-can-play") == "false"
+        wait("the recorded moves", lambda: int(attr(d, "#board", "data-ply")) >= 2, 120)
+        moves = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#moves li")]
+        assert len(moves) >= 2 and "c3-d4" in moves[0], moves
+        refused = raw(d, "", [json.dumps({"op": "hint", "id": 1})])
+        assert refused and refused[0]["ok"] is False, refused
+        d.save_screenshot(SHOT)
+        print(f"ok: replayed {moves}, screenshot {SHOT}")
+    finally:
+        d.quit()
+
+
 if __name__ == "__main__":
     try:
-        main()
+        replay() if REPLAY else main()
     except AssertionError as e:
         print(f"FAILED: {e}")
         sys.exit(1)

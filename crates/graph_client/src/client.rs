@@ -413,8 +413,7 @@ impl GraphClient {
         // reached it sets up the old position, the arbiter says the board is still wrong, and the
         // hand tries again.
         for _ in 0..SET_UP_ATTEMPTS {
-            self
-                .human_move("", HumanMove_Request::ERROR_SET_UP, true)
+            self.human_move("", HumanMove_Request::ERROR_SET_UP, true)
                 .await?;
             let restored = self
                 .wait_state(MISMATCH_WAIT, |s| {

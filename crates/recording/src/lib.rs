@@ -224,11 +224,7 @@ impl Recorder {
             None => {
                 let schema = o
                     .writer
-                    .add_schema(
-                        channel.ros_type,
-                        "ros2msg",
-                        channel.definition.as_bytes(),
-                    )
+                    .add_schema(channel.ros_type, "ros2msg", channel.definition.as_bytes())
                     .map_err(RecordingError::mcap(&o.path))?;
                 let mut metadata = BTreeMap::new();
                 if !channel.type_hash.is_empty() {
@@ -357,14 +353,18 @@ pub fn read(path: &Path) -> Result<Recording, RecordingError> {
         return Err(RecordingError::NotMcap(path.to_path_buf()));
     }
     let options = mcap::read::Options::IgnoreEndMagic.into();
-    let stream =
-        mcap::MessageStream::new_with_options(&bytes, options).map_err(RecordingError::mcap(path))?;
+    let stream = mcap::MessageStream::new_with_options(&bytes, options)
+        .map_err(RecordingError::mcap(path))?;
     let mut out = Recording::default();
     for m in stream {
         match m {
             Ok(m) => out.messages.push(Message {
                 topic: m.channel.topic.clone(),
-                ros_type: m.channel.schema.as_ref().map_or(String::new(), |s| s.name.clone()),
+                ros_type: m
+                    .channel
+                    .schema
+                    .as_ref()
+                    .map_or(String::new(), |s| s.name.clone()),
                 log_time_ns: m.log_time,
                 data: m.data.into_owned(),
             }),

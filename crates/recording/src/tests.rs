@@ -58,7 +58,8 @@ fn a_full_file_goes_on_in_a_new_part() {
     let mut rec = Recorder::new(dir.path(), limits(1_000, u64::MAX)).expect("recorder");
     rec.start("game2").expect("start");
     for i in 0..200u64 {
-        rec.write(&SAY, i, &cdr("a phrase of some length")).expect("write");
+        rec.write(&SAY, i, &cdr("a phrase of some length"))
+            .expect("write");
     }
     rec.finish().expect("finish");
     let mut names: Vec<_> = recordings(dir.path())
@@ -83,7 +84,8 @@ fn the_oldest_recordings_go_when_the_folder_is_full() {
     for game in 0..20 {
         rec.start(&format!("game{game}")).expect("start");
         for i in 0..20u64 {
-            rec.write(&SAY, i, &cdr("enough text to take some room")).expect("write");
+            rec.write(&SAY, i, &cdr("enough text to take some room"))
+                .expect("write");
         }
         // Distinct modification times, so "oldest" is well defined.
         std::thread::sleep(std::time::Duration::from_millis(5));
@@ -95,7 +97,10 @@ fn the_oldest_recordings_go_when_the_folder_is_full() {
     // The limit is checked before each new file: at most one file's size over it.
     let largest = files.iter().map(|(_, len, _)| *len).max().unwrap_or(0);
     assert!(total <= 3_000 + largest, "{total}");
-    assert!(dir.path().join("game19.mcap").exists(), "the newest is kept");
+    assert!(
+        dir.path().join("game19.mcap").exists(),
+        "the newest is kept"
+    );
 }
 
 #[test]
@@ -104,12 +109,14 @@ fn a_recording_cut_short_opens_up_to_its_last_closed_chunk() {
     let mut rec = Recorder::new(dir.path(), Limits::default()).expect("recorder");
     let path = rec.start("crash").expect("start");
     for i in 0..50u64 {
-        rec.write(&SAY, i, &cdr(&format!("before {i}"))).expect("write");
+        rec.write(&SAY, i, &cdr(&format!("before {i}")))
+            .expect("write");
     }
     rec.flush().expect("flush");
     let flushed = std::fs::read(&path).expect("read the file");
     for i in 0..50u64 {
-        rec.write(&SAY, 100 + i, &cdr(&format!("after {i}"))).expect("write");
+        rec.write(&SAY, 100 + i, &cdr(&format!("after {i}")))
+            .expect("write");
     }
     // As a crash would leave it: what was flushed, and half of a chunk after it.
     std::mem::forget(rec);

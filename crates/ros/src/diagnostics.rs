@@ -110,7 +110,11 @@ mod tests {
             .build();
         assert_eq!(s.level, DiagnosticStatus::WARN);
         assert_eq!(s.hardware_id, "/dev/ttyACM1");
-        let kv: Vec<_> = s.values.iter().map(|k| (k.key.as_str(), k.value.as_str())).collect();
+        let kv: Vec<_> = s
+            .values
+            .iter()
+            .map(|k| (k.key.as_str(), k.value.as_str()))
+            .collect();
         assert_eq!(kv, [("homed", "false"), ("alarms", "2")]);
     }
 }

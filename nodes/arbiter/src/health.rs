@@ -27,7 +27,10 @@ pub fn report(g: &GameHealth) -> Status {
     } else if g.needs_person {
         Status::warn(NAME, format!("{}: {}", g.status, g.message))
     } else {
-        Status::ok(NAME, format!("game {} ply {}: {}", g.game_id, g.ply, g.status))
+        Status::ok(
+            NAME,
+            format!("game {} ply {}: {}", g.game_id, g.ply, g.status),
+        )
     };
     base.value("game_id", g.game_id)
         .value("ply", g.ply)

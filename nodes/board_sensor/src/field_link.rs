@@ -78,7 +78,13 @@ pub fn start_with(
     let (snap_tx, snap_rx) = mpsc::channel(16);
     let (event_tx, event_rx) = mpsc::channel(16);
     let (presses_tx, presses) = watch::channel(Presses::default());
-    tokio::spawn(follow(session.events, status_tx, presses_tx, snap_tx, event_tx));
+    tokio::spawn(follow(
+        session.events,
+        status_tx,
+        presses_tx,
+        snap_tx,
+        event_tx,
+    ));
     (
         Field {
             port,

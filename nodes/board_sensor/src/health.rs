@@ -26,7 +26,10 @@ impl Readings {
         match result {
             Ok(occupied) => {
                 self.ok.fetch_add(1, Ordering::Relaxed);
-                *self.last_occupancy.lock().unwrap_or_else(|p| p.into_inner()) = Some(*occupied);
+                *self
+                    .last_occupancy
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner()) = Some(*occupied);
             }
             Err(e) => {
                 self.failed.fetch_add(1, Ordering::Relaxed);
@@ -94,6 +97,9 @@ mod tests {
         r.record(&Ok::<u32, String>(0xfff0_0fff));
         let s = report("p", &up, p, &r).build();
         assert_eq!(s.level, DiagnosticStatus::OK);
-        assert!(s.values.iter().any(|k| k.key == "occupied" && k.value == "24"));
+        assert!(s
+            .values
+            .iter()
+            .any(|k| k.key == "occupied" && k.value == "24"));
     }
 }

@@ -8,10 +8,17 @@ pub const NAME: &str = "expression: head controller";
 
 /// `link` is None when the robot has no head (`head_port` empty).
 pub fn report(port: &str, link: Option<&LinkHealth>, spoken: bool) -> Status {
-    let voice = if spoken { "espeak-ng" } else { "text only (/voice/say)" };
+    let voice = if spoken {
+        "espeak-ng"
+    } else {
+        "text only (/voice/say)"
+    };
     let Some(h) = link else {
-        return Status::ok(NAME, "no head on this robot: the face is on /face/expression only")
-            .value("voice", voice);
+        return Status::ok(
+            NAME,
+            "no head on this robot: the face is on /face/expression only",
+        )
+        .value("voice", voice);
     };
     let base = if h.connected {
         Status::ok(NAME, "connected")
@@ -39,7 +46,10 @@ mod tests {
             state: "the port closed".into(),
             ..Default::default()
         };
-        assert_eq!(report("p", Some(&lost), true).level(), DiagnosticStatus::ERROR);
+        assert_eq!(
+            report("p", Some(&lost), true).level(),
+            DiagnosticStatus::ERROR
+        );
         let up = LinkHealth {
             connected: true,
             ..Default::default()

@@ -133,9 +133,13 @@ impl Searches {
             .value("searches_without_move", self.failed)
             .value(
                 "last_think_s",
-                self.last.map_or("none".into(), |t| format!("{:.2}", t.as_secs_f64())),
+                self.last
+                    .map_or("none".into(), |t| format!("{:.2}", t.as_secs_f64())),
             )
-            .value("longest_think_s", format!("{:.2}", self.longest.as_secs_f64()))
+            .value(
+                "longest_think_s",
+                format!("{:.2}", self.longest.as_secs_f64()),
+            )
     }
 }
 
@@ -214,10 +218,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         };
         let ply = game.moves().len();
         let side = game.position().side_to_move();
-        searches
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .thinking = true;
+        searches.lock().unwrap_or_else(|p| p.into_inner()).thinking = true;
         let outcome = search(running, game.clone(), goal_spec, shared).await;
         searches
             .lock()

@@ -191,6 +191,10 @@ function truncateMoves(ply) {
 function onEvent(ev, t) {
   const kind = Number(ev.kind);
   const mv = ev.game_move || {};
+  // The squares the arbiter found wrong (an illegal move, a board that does not match) stay
+  // outlined until the board is right again or play goes on.
+  if (kind === 4 || kind === 11) S.wrong = bytes(ev.wrong_squares).map(Number);
+  else if ([1, 3, 7, 12, 18].includes(kind)) S.wrong = [];
   if (kind === 1) {
     clearGame(t);
     S.newGameSinceState = true;
@@ -336,7 +340,7 @@ function renderBoard() {
   for (const r of b.querySelectorAll('rect[data-square]')) {
     r.setAttribute('class', ['sq', ...(cls.get(Number(r.dataset.square)) || [])].join(' '));
   }
-  renderMarks(pos);
+  renderMarks();
   renderPieces(pos);
 }
 
@@ -360,20 +364,21 @@ function squareClasses(st) {
   return cls;
 }
 
-// Sensor dots, and red outlines where the sensors disagree with the position.
-function renderMarks(pos) {
+// Sensor dots (the last reading, taken when confirm was pressed), and red outlines on the
+// squares the arbiter found wrong.
+function renderMarks() {
   const g = $('marks');
   g.replaceChildren();
-  if (!S.occ) return;
-  const occ = S.occ.occupied;
-  const have = S.state && pos.white !== undefined;
+  if (!S.occ && !(S.wrong || []).length) return;
+  const occ = S.occ ? S.occ.occupied : 0;
   for (let n = 1; n <= 32; n++) {
     const { x, y } = squareXY(n);
-    const sensed = bit(occ, n);
-    if (sensed) g.append(svg('circle', { class: 'sensor', cx: x + SQ - 12, cy: y + SQ - 12, r: 7 }));
-    if (have && sensed !== (bit(pos.white, n) || bit(pos.black, n))) {
-      g.append(svg('rect', { class: 'mismatch', 'data-mismatch': n, x: x + 4, y: y + 4, width: SQ - 8, height: SQ - 8 }));
-    }
+    if (bit(occ, n)) g.append(svg('circle', { class: 'sensor', cx: x + SQ - 12, cy: y + SQ - 12, r: 7 }));
+  }
+  for (const n of S.wrong || []) {
+    if (n < 1 || n > 32) continue;
+    const { x, y } = squareXY(n);
+    g.append(svg('rect', { class: 'mismatch', 'data-mismatch': n, x: x + 4, y: y + 4, width: SQ - 8, height: SQ - 8 }));
   }
 }
 
@@ -495,6 +500,12 @@ function renderWinProb() {
     return `${x.toFixed(1)},${(10 + 140 * (1 - e.p)).toFixed(1)}`;
   });
   $('winprob-line').setAttribute('points', pts.join(' '));
+  // A dot per evaluation: the first one shows before there is a line to draw.
+  const dots = $('winprob-dots');
+  dots.replaceChildren(...pts.map((p) => {
+    const [cx, cy] = p.split(',');
+    return svg('circle', { cx, cy, r: 3 });
+  }));
   $('winprob').dataset.count = String(n);
   $('winprob-now').textContent = n ? `${Math.round(S.evals[n - 1].p * 100)}%` : '';
 }

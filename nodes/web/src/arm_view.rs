@@ -14,7 +14,13 @@ use checkers_msgs::tf2_msgs::msg::TFMessage;
 use serde_json::json;
 
 /// The links the page draws as the arm's chain, base to cup.
-const CHAIN: [&str; 5] = ["base_link", "rear_arm", "forearm", "wrist_link", "suction_cup"];
+const CHAIN: [&str; 5] = [
+    "base_link",
+    "rear_arm",
+    "forearm",
+    "wrist_link",
+    "suction_cup",
+];
 const HEAD_LINK: &str = "head";
 
 #[derive(Debug, thiserror::Error)]
@@ -158,7 +164,13 @@ mod tests {
     #[test]
     fn transforms_name_every_link_below_the_base() {
         let tf = view().transforms(&BTreeMap::new(), Time::default());
-        assert!(tf.transforms.iter().any(|t| t.child_frame_id == "suction_cup"));
-        assert!(tf.transforms.iter().all(|t| t.header.frame_id == "base_link"));
+        assert!(tf
+            .transforms
+            .iter()
+            .any(|t| t.child_frame_id == "suction_cup"));
+        assert!(tf
+            .transforms
+            .iter()
+            .all(|t| t.header.frame_id == "base_link"));
     }
 }

@@ -73,7 +73,9 @@ fn channels(with_arm: bool) -> Vec<Channel> {
 #[derive(Debug, Deserialize)]
 #[serde(tag = "op", rename_all = "camelCase")]
 enum ClientOp {
-    Subscribe { subscriptions: Vec<Subscription> },
+    Subscribe {
+        subscriptions: Vec<Subscription>,
+    },
     Unsubscribe {
         #[serde(rename = "subscriptionIds")]
         subscription_ids: Vec<u32>,
@@ -217,7 +219,9 @@ fn latest(
             })
             .into_iter()
             .collect(),
-        TF => tf(hub, by_topic, subscribed, now_ns()).into_iter().collect(),
+        TF => tf(hub, by_topic, subscribed, now_ns())
+            .into_iter()
+            .collect(),
         topic => hub
             .snapshot()
             .into_iter()
@@ -261,7 +265,9 @@ mod tests {
         ids.dedup();
         assert_eq!(ids.len(), c.len());
         assert!(c.iter().all(|c| !c.schema.is_empty()));
-        assert!(c.iter().any(|c| c.topic == TF && c.ros_type == "tf2_msgs/msg/TFMessage"));
+        assert!(c
+            .iter()
+            .any(|c| c.topic == TF && c.ros_type == "tf2_msgs/msg/TFMessage"));
         assert_eq!(channels(false).len(), TOPICS.len());
     }
 

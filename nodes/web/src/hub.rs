@@ -131,7 +131,9 @@ impl Hub {
             }
         }
         let now = Instant::now();
-        if k.arm_sent.is_some_and(|t| now.duration_since(t) < ARM_PERIOD) {
+        if k.arm_sent
+            .is_some_and(|t| now.duration_since(t) < ARM_PERIOD)
+        {
             return None;
         }
         k.arm_sent = Some(now);

@@ -106,7 +106,10 @@ pub fn arm_view(arm: &str, board: &str) -> Option<ArmView> {
 pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let s = Settings::declare(&mut node)?;
     for name in node.params().unused_overrides() {
-        tracing::warn!(parameter = name, "no such parameter of the web node; ignored");
+        tracing::warn!(
+            parameter = name,
+            "no such parameter of the web node; ignored"
+        );
     }
     let hub = Hub::new(arm_view(&s.arm_config, &s.board_config));
     let (samples, mut tapped) = mpsc::channel(TAP_QUEUE);
@@ -162,9 +165,12 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
 /// the tests): `URL` on the first line, `KEY` on the second.
 fn write_url_file(path: &Path, url: &str, key: &str) {
     let tmp = PathBuf::from(format!("{}.tmp", path.display()));
-    let written = std::fs::write(&tmp, format!("{url}\n{key}\n"))
-        .and_then(|()| std::fs::rename(&tmp, path));
+    let written =
+        std::fs::write(&tmp, format!("{url}\n{key}\n")).and_then(|()| std::fs::rename(&tmp, path));
     if let Err(e) = written {
-        tracing::warn!("cannot write the web window's address to {}: {e}", path.display());
+        tracing::warn!(
+            "cannot write the web window's address to {}: {e}",
+            path.display()
+        );
     }
 }

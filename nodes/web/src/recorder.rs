@@ -34,10 +34,16 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let flush_period_s = p.declare("flush_period_s", 2.0f64)?;
     drop(p);
     for name in node.params().unused_overrides() {
-        tracing::warn!(parameter = name, "no such parameter of the recorder node; ignored");
+        tracing::warn!(
+            parameter = name,
+            "no such parameter of the recorder node; ignored"
+        );
     }
     if dir.is_empty() {
-        return Err(NodeError::param("dir", "empty: the folder of the recordings"));
+        return Err(NodeError::param(
+            "dir",
+            "empty: the folder of the recordings",
+        ));
     }
     let mb = |name: &'static str, v: i64| {
         u64::try_from(v)

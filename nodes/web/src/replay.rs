@@ -86,10 +86,7 @@ pub async fn open(o: ReplayOptions<'_>) -> Result<Replay, ReplayError> {
             port: o.port,
             source,
         })?;
-    let url = listener
-        .local_addr()
-        .map(server::url)
-        .unwrap_or_default();
+    let url = listener.local_addr().map(server::url).unwrap_or_default();
     let window = Arc::new(Window {
         hub: Hub::new(o.arm),
         controls: Controls::Replay,

@@ -14,9 +14,9 @@ use axum::Router;
 use tokio::net::TcpListener;
 
 use crate::controls::Controls;
+use crate::foxglove;
 use crate::hub::Hub;
 use crate::session::{self, Hello, Role};
-use crate::foxglove;
 
 const INDEX: &str = include_str!("../page/index.html");
 const APP: &str = include_str!("../page/app.js");
@@ -39,9 +39,18 @@ pub struct Window {
 /// The window's routes.
 pub fn router(window: Arc<Window>) -> Router {
     Router::new()
-        .route("/", get(|| async { page(INDEX, "text/html; charset=utf-8") }))
-        .route("/app.js", get(|| async { page(APP, "text/javascript; charset=utf-8") }))
-        .route("/style.css", get(|| async { page(STYLE, "text/css; charset=utf-8") }))
+        .route(
+            "/",
+            get(|| async { page(INDEX, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page(APP, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page(STYLE, "text/css; charset=utf-8") }),
+        )
         .route("/ws", get(page_feed))
         .route("/foxglove", get(foxglove_feed))
         .with_state(window)
