@@ -87,6 +87,11 @@ async fn secured_graph(salt: u16) {
     let domain = private_domain(195..200, salt);
     let mut options = graph_support::options(dir.path(), domain, "novice");
     options.keystore = Some(ks.clone());
+    // Without the web window and the recorder: with their two participants (nine in all) the
+    // secured graph came up in none of three launches on 2026-12-04, each time another pair
+    // never matching, and in every launch without them (the gap above, docs/results.md). Their
+    // enclaves are in the keystore all the same.
+    options.args = vec!["web:=false".into(), "record:=false".into()];
     let sim = SimGraph::launch(&options).expect("the launch starts");
     let log = dir.path().join("launch.log");
     let tail = || ros2_support::tail(&log);

@@ -168,6 +168,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         keystore: None,
         firmware: args.firmware.clone(),
         web_port: args.web_port,
+        args: Vec::new(),
     };
     std::fs::create_dir_all(&run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
     let mut graph = SimGraph::launch(&options)?;

@@ -39,6 +39,8 @@ pub struct SimOptions {
     pub firmware: String,
     /// `web_port:=`: the web window's port (the next free one of ten), 0: any free port.
     pub web_port: u16,
+    /// More launch arguments (`record:=false`).
+    pub args: Vec<String>,
 }
 
 /// A running launch; stopped on drop.
@@ -135,6 +137,7 @@ fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
         .arg(format!("state_dir:={}", state_dir.display()))
         .arg(format!("firmware:={}", o.firmware))
         .arg(format!("web_port:={}", o.web_port))
+        .args(&o.args)
         .env("ROS_DOMAIN_ID", o.domain.to_string())
         .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST");
     if let Some(keystore) = &o.keystore {

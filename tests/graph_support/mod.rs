@@ -63,6 +63,7 @@ pub fn options_with(dir: &Path, domain: u16, level: &str, firmware: &str) -> Sim
         keystore: None,
         firmware: firmware.to_string(),
         web_port: 0,
+        args: Vec::new(),
     }
 }
 

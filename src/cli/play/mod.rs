@@ -98,6 +98,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         keystore: None,
         firmware: args.firmware.clone(),
         web_port: args.web_port,
+        args: Vec::new(),
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -126,6 +126,7 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         keystore: None,
         firmware: "native".to_string(),
         web_port: 0,
+        args: Vec::new(),
     };
     let mut graph = SimGraph::launch(&options)?;
     let client = GraphClient::connect(options.domain)?;
