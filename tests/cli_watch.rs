@@ -55,6 +55,10 @@ fn two_watched_games_differ_and_print_no_noise() {
     assert!(stdout.contains("game 2:"), "{stdout}");
     assert!(stdout.contains("the human playing White"), "{stdout}");
     assert!(stdout.contains("the human playing Black"), "{stdout}");
+    assert!(
+        stdout.contains("in a browser: http://127.0.0.1:"),
+        "the web window's address: {stdout}"
+    );
     let logs = launch_logs(&stdout);
     assert_eq!(logs.len(), 2, "one archived game per launch: {stdout}");
     for log in &logs {

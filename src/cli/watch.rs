@@ -187,8 +187,13 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
             run_dir.join("launch.log").display()
         );
     }
-    if let Some((url, _)) = web_url(&run_dir) {
-        line(&bar, format!("  in a browser: {url}"));
+    // The web window says its address once it listens, about when the graph is ready.
+    for _ in 0..50 {
+        if let Some((url, _)) = web_url(&run_dir) {
+            line(&bar, format!("  in a browser: {url}"));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let openings = search::openings::built_in();
     let timings = if args.timings {

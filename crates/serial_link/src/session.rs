@@ -81,6 +81,19 @@ pub struct LinkHealth {
     pub sessions: u64,
     /// Messages the controller refused.
     pub rejected: u64,
+    /// The last keepalive's round trip in this session.
+    pub round_trip: Option<std::time::Duration>,
+    /// Frames that failed their CRC, and reliable frames sent again, in this session.
+    pub crc_errors: u64,
+    pub retransmits: u64,
+}
+
+impl LinkHealth {
+    /// The last keepalive's round trip in milliseconds, "none" before the first.
+    pub fn round_trip_ms(&self) -> String {
+        self.round_trip
+            .map_or("none".into(), |d| format!("{:.1}", d.as_secs_f64() * 1e3))
+    }
 }
 
 /// The owner's end: the events, in order, and the current session's sender.
@@ -167,7 +180,26 @@ async fn keep<Tx, Rx>(
         );
         let mut handle = spawn(io, link);
         let mut connected = false;
-        while let Some(event) = handle.events.recv().await {
+        let mut link_stats = handle.stats.clone();
+        // Until the link's task ends and takes its counters with it.
+        let mut counting = true;
+        loop {
+            let event = tokio::select! {
+                e = handle.events.recv() => match e {
+                    Some(e) => e,
+                    None => break,
+                },
+                changed = link_stats.changed(), if counting => {
+                    counting = changed.is_ok();
+                    let s = *link_stats.borrow_and_update();
+                    health.send_modify(|h| {
+                        h.round_trip = s.last_rtt;
+                        h.crc_errors = s.crc_errors;
+                        h.retransmits = s.retransmits;
+                    });
+                    continue;
+                }
+            };
             match &event {
                 Event::Connected(peer) => {
                     tracing::info!(port = %what, firmware = %peer.firmware, "{kind} controller connected");

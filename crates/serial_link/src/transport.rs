@@ -5,10 +5,10 @@
 use std::time::Instant;
 
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
 
-use crate::event::{Event, MessageId, SendError};
+use crate::event::{Event, MessageId, SendError, Stats};
 use crate::link::Link;
 use crate::wire::Message;
 
@@ -83,6 +83,8 @@ pub struct LinkHandle<Tx, Rx> {
     /// The task; it ends with the stream's end or error, or when `sender` and every clone of it
     /// are dropped.
     pub task: JoinHandle<Result<(), TransportError>>,
+    /// The link's counters (frames, errors, the last keepalive's round trip), as they change.
+    pub stats: watch::Receiver<Stats>,
 }
 
 /// Spawns a task that runs `link` over `io`.
@@ -94,11 +96,13 @@ where
 {
     let (cmd_tx, cmd_rx) = mpsc::channel(16);
     let (ev_tx, ev_rx) = mpsc::channel(EVENT_BUFFER);
-    let task = tokio::spawn(run(io, link, cmd_rx, ev_tx));
+    let (stats_tx, stats) = watch::channel(Stats::default());
+    let task = tokio::spawn(run(io, link, cmd_rx, ev_tx, stats_tx));
     LinkHandle {
         sender: LinkSender { commands: cmd_tx },
         events: ev_rx,
         task,
+        stats,
     }
 }
 
@@ -112,6 +116,7 @@ async fn run<IO, Tx, Rx>(
     mut link: Link<Tx, Rx, Instant>,
     mut commands: mpsc::Receiver<Command<Tx>>,
     events: mpsc::Sender<Event<Rx>>,
+    stats: watch::Sender<Stats>,
 ) -> Result<(), TransportError>
 where
     IO: AsyncRead + AsyncWrite + Unpin,
@@ -122,6 +127,12 @@ where
     let mut buf = [0u8; READ_CHUNK];
     link.handle_timeout(now());
     loop {
+        stats.send_if_modified(|s| {
+            let now = *link.stats();
+            let changed = *s != now;
+            *s = now;
+            changed
+        });
         let out = link.take_transmit();
         if !out.is_empty() {
             wr.write_all(&out).await?;

@@ -30,6 +30,9 @@ pub fn report(port: &str, link: Option<&LinkHealth>, spoken: bool) -> Status {
         .value("firmware", &h.firmware)
         .value("link", &h.state)
         .value("sessions", h.sessions)
+        .value("round_trip_ms", h.round_trip_ms())
+        .value("crc_errors", h.crc_errors)
+        .value("retransmits", h.retransmits)
         .value("rejected", h.rejected)
         .value("voice", voice)
 }

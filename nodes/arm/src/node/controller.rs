@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::Arc;
 
 use serial_link::arm::{Alarm, ArmStatus};
-use serial_link::session::{reconnecting, SessionEvent};
+use serial_link::session::{reconnecting, LinkHealth, SessionEvent};
 use serial_link::transport::LinkSender;
 use serial_link::{ArmCommand, ArmReport, CentiDeg, ControllerKind, Event};
 use tokio::sync::{mpsc, watch};
@@ -52,6 +52,7 @@ pub struct ControllerState {
 #[derive(Debug, Clone)]
 pub struct ArmLink {
     state: watch::Receiver<ControllerState>,
+    link: watch::Receiver<LinkHealth>,
     sender: watch::Receiver<Option<LinkSender<ArmCommand>>>,
     next_move: Arc<AtomicU16>,
 }
@@ -65,9 +66,11 @@ impl ArmLink {
         });
         let session = reconnecting(connect, ControllerKind::Arm, what.clone());
         let sender = session.sender.clone();
+        let link = session.health.clone();
         tokio::spawn(follow(session.events, sender.clone(), what, state_tx));
         ArmLink {
             state,
+            link,
             sender,
             next_move: Arc::default(),
         }
@@ -75,6 +78,11 @@ impl ArmLink {
 
     pub fn state(&self) -> ControllerState {
         self.state.borrow().clone()
+    }
+
+    /// The serial link's own health: its round trip and error counters.
+    pub fn link_health(&self) -> LinkHealth {
+        self.link.borrow().clone()
     }
 
     pub fn watch(&self) -> watch::Receiver<ControllerState> {

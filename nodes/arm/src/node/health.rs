@@ -3,6 +3,7 @@
 
 use ros::diagnostics::Status;
 use serial_link::arm::{AlarmCode, ArmState};
+use serial_link::session::LinkHealth;
 
 use super::controller::ControllerState;
 
@@ -20,7 +21,7 @@ pub struct Work {
     pub last_failure: String,
 }
 
-pub fn report(port: &str, c: &ControllerState, work: &Work) -> Status {
+pub fn report(port: &str, c: &ControllerState, link: &LinkHealth, work: &Work) -> Status {
     let status = c.status.as_ref();
     let state = status.map(|s| s.state);
     let homed = status.is_some_and(|s| s.homed);
@@ -56,6 +57,9 @@ pub fn report(port: &str, c: &ControllerState, work: &Work) -> Status {
         .value("firmware", &c.firmware)
         .value("link", if c.connected { "up" } else { "down" })
         .value("sessions", c.session)
+        .value("round_trip_ms", link.round_trip_ms())
+        .value("crc_errors", link.crc_errors)
+        .value("retransmits", link.retransmits)
         .value("homed", homed)
         .value(
             "state",
@@ -98,22 +102,31 @@ mod tests {
             last_loss: "port closed".into(),
             ..Default::default()
         };
-        assert_eq!(report("p", &down, &work).level(), DiagnosticStatus::ERROR);
+        assert_eq!(
+            report("p", &down, &LinkHealth::default(), &work).level(),
+            DiagnosticStatus::ERROR
+        );
         let mut up = ControllerState {
             connected: true,
             ..Default::default()
         };
-        assert_eq!(report("p", &up, &work).level(), DiagnosticStatus::STALE);
+        assert_eq!(
+            report("p", &up, &LinkHealth::default(), &work).level(),
+            DiagnosticStatus::STALE
+        );
         up.status = Some(ArmStatus {
             state: ArmState::Idle,
             homed: false,
             pump_on: false,
             move_id: 0,
-            joints: [0; 3],
+            joints: [serial_link::CentiDeg(0); 3],
         });
-        assert_eq!(report("p", &up, &work).level(), DiagnosticStatus::WARN);
+        assert_eq!(
+            report("p", &up, &LinkHealth::default(), &work).level(),
+            DiagnosticStatus::WARN
+        );
         up.status = up.status.map(|s| ArmStatus { homed: true, ..s });
-        let ok = report("p", &up, &work).build();
+        let ok = report("p", &up, &LinkHealth::default(), &work).build();
         assert_eq!(ok.level, DiagnosticStatus::OK);
         assert_eq!(value(&ok, "activity"), "idle");
         up.status = up.status.map(|s| ArmStatus {
@@ -126,7 +139,7 @@ mod tests {
             joint: 1,
             detail: 0,
         });
-        let alarm = report("p", &up, &work).build();
+        let alarm = report("p", &up, &LinkHealth::default(), &work).build();
         assert_eq!(alarm.level, DiagnosticStatus::ERROR);
         assert_eq!(value(&alarm, "lost_steps_alarm"), "true");
     }

@@ -71,7 +71,12 @@ pub(super) async fn serve(
     let (c, port) = (Arc::clone(&ctx), settings.port.clone());
     ros::diagnostics::publish_periodically(&mut node, move || {
         let work = c.work.lock().unwrap_or_else(|p| p.into_inner()).clone();
-        vec![health::report(&port, &c.motion.link.state(), &work)]
+        vec![health::report(
+            &port,
+            &c.motion.link.state(),
+            &c.motion.link.link_health(),
+            &work,
+        )]
     })?;
 
     let joint_states = node.publisher::<JointState>("/joint_states", Qos::Sensor)?;
@@ -248,6 +253,8 @@ async fn execute_goal(
             total_steps: total as u32,
             description: plan.steps[i].description.clone(),
         };
+        // "pick c3 (1/4)": what the arm is doing, for `/diagnostics` and the web window.
+        ctx.work(|w| w.activity = format!("{} ({}/{total})", feedback.description, i + 1));
         async move {
             if let Err(e) = goal.feedback(feedback).await {
                 tracing::warn!("feedback not sent: {e}");
