@@ -86,7 +86,9 @@ fn dry_run_of_the_simulated_robot() {
             "arm",
             "planner",
             "arbiter",
-            "expression"
+            "expression",
+            "web",
+            "recorder"
         ]
     );
     let repo = repo();
@@ -121,6 +123,15 @@ fn dry_run_of_the_simulated_robot() {
         "{stdout}"
     );
     assert!(line("sim").contains("-p run_dir:=/tmp/sim1"), "{stdout}");
+    assert!(
+        line("web").contains("-p sim:=true")
+            && line("web").contains("-p url_file:=/tmp/sim1/web_url"),
+        "{stdout}"
+    );
+    assert!(
+        line("recorder").contains("-p dir:=/tmp/sim1/arbiter/games"),
+        "{stdout}"
+    );
     for skipped in ["robot_state_publisher", "rviz2"] {
         assert!(stderr.contains(&format!("skipping {skipped} ")), "{stderr}");
     }
@@ -128,6 +139,20 @@ fn dry_run_of_the_simulated_robot() {
     let out = launch(&["--dry-run", "launch/sim.launch.xml", "use_rviz:=false"]);
     assert!(out.status.success());
     assert!(!text(&out.stderr).contains("skipping"), "use_rviz:=false");
+
+    // Without the window and the recorder the robot is the six nodes it always was.
+    let out = launch(&[
+        "--dry-run",
+        "launch/sim.launch.xml",
+        "web:=false",
+        "record:=false",
+    ]);
+    assert!(out.status.success());
+    let stdout = text(&out.stdout);
+    assert!(
+        !stdout.contains("web_node") && !stdout.contains("recorder_node"),
+        "{stdout}"
+    );
 }
 
 #[test]
