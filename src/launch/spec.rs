@@ -49,6 +49,9 @@ impl NodeSpec {
             v.extend(["--params-file".into(), f.clone()]);
         }
         for (k, val) in &self.params {
+            // rcl refuses `-p name:=` with nothing after it (an r2r node then does not start);
+            // YAML's `''` is the empty string to rcl and to our own parameters alike.
+            let val = if val.is_empty() { "''" } else { val.as_str() };
             v.extend(["-p".into(), format!("{k}:={val}")]);
         }
         for (from, to) in &self.remaps {
@@ -116,7 +119,7 @@ mod tests {
             args: vec!["calibrate".into()],
             ros_args: vec!["--enclave".into(), "/checkers/planner".into()],
             params_files: vec!["/c/a.yaml".into(), "/c/b.yaml".into()],
-            params: vec![("seed".into(), "3".into())],
+            params: vec![("seed".into(), "3".into()), ("voice".into(), String::new())],
             remaps: vec![("/a".into(), "/b".into())],
             ..spec()
         };
@@ -137,6 +140,8 @@ mod tests {
                 "/c/b.yaml",
                 "-p",
                 "seed:=3",
+                "-p",
+                "voice:=''",
                 "-r",
                 "/a:=/b"
             ]
