@@ -110,12 +110,14 @@ pub fn find(name: &str) -> Option<&'static Topic> {
 
 /// Subscribes `node` to every topic of [`TOPICS`]; each message arrives on `out` as a
 /// [`Sample`]. The subscriptions run on the node's tasks and end with it (or when `out`'s
-/// receiver is gone).
-pub fn tap(node: &mut Node, out: &mpsc::Sender<Sample>) -> Result<(), RosError> {
+/// receiver is gone). A topic that cannot be subscribed to (an rcl whose RMW has no type
+/// support for its type) is said once and left out: the others still matter.
+pub fn tap(node: &mut Node, out: &mpsc::Sender<Sample>) {
     for t in &TOPICS {
-        (t.subscribe)(node, t, out.clone())?;
+        if let Err(e) = (t.subscribe)(node, t, out.clone()) {
+            tracing::warn!("{} is left out: {e}", t.name);
+        }
     }
-    Ok(())
 }
 
 /// `msg` as a sample of `topic`, seen now.

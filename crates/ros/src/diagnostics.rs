@@ -9,7 +9,7 @@ use std::time::Duration;
 pub use checkers_msgs::diagnostic_msgs::msg::{DiagnosticArray, DiagnosticStatus, KeyValue};
 use checkers_msgs::std_msgs::msg::Header;
 
-use crate::{Node, Qos, RosError};
+use crate::{Node, Qos};
 
 /// How often a node says how it is.
 pub const PERIOD: Duration = Duration::from_secs(1);
@@ -71,12 +71,20 @@ impl Status {
 }
 
 /// Publishes what `report` says on `/diagnostics` every [`PERIOD`] for as long as the node
-/// runs (a task of the node).
+/// runs (a task of the node). Diagnostics are not what the node is for: when the publisher
+/// cannot be made (an rcl whose RMW has no type support for `diagnostic_msgs`), the node says
+/// so once and runs on without them.
 pub fn publish_periodically(
     node: &mut Node,
     mut report: impl FnMut() -> Vec<Status> + Send + 'static,
-) -> Result<(), RosError> {
-    let out = node.publisher::<DiagnosticArray>(TOPIC, Qos::Events)?;
+) {
+    let out = match node.publisher::<DiagnosticArray>(TOPIC, Qos::Events) {
+        Ok(out) => out,
+        Err(e) => {
+            tracing::warn!("no /diagnostics from this node: {e}");
+            return;
+        }
+    };
     node.spawn(async move {
         let mut tick = tokio::time::interval(PERIOD);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -94,7 +102,6 @@ pub fn publish_periodically(
             }
         }
     });
-    Ok(())
 }
 
 #[cfg(test)]

@@ -148,7 +148,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         vec![crate::health::report(
             &seen.lock().unwrap_or_else(|p| p.into_inner()),
         )]
-    })?;
+    });
     let dir = StateDir::open(&settings.state_dir).map_err(NodeError::setup)?;
     let (referee, notes) =
         Referee::open(dir, settings.robot_color, &settings.level).map_err(NodeError::setup)?;

@@ -219,7 +219,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let (f, r) = (Arc::clone(&field), Arc::clone(&readings));
     ros::diagnostics::publish_periodically(&mut node, move || {
         vec![health::report(f.port(), &f.link(), f.presses(), &r)]
-    })?;
+    });
     let board = Board {
         field,
         settings,

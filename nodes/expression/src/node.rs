@@ -185,7 +185,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
             head_health.as_ref().map(|h| h.borrow().clone()).as_ref(),
             spoken,
         )]
-    })?;
+    });
 
     let mut face = Face::new(settings.attitude, settings.language, settings.seed);
     let mut robot_side = GameState::SIDE_WHITE;

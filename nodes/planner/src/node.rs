@@ -172,7 +172,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     let seen = Arc::clone(&searches);
     ros::diagnostics::publish_periodically(&mut node, move || {
         vec![seen.lock().unwrap_or_else(|p| p.into_inner()).report()]
-    })?;
+    });
     // Per side: a hint's search (the human's side) must not become the robot's baseline.
     let mut last_probability: [Option<(usize, f32)>; 2] = [None, None];
     tracing::info!(planner = %label, "planner node running");

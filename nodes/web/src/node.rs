@@ -113,7 +113,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     }
     let hub = Hub::new(arm_view(&s.arm_config, &s.board_config));
     let (samples, mut tapped) = mpsc::channel(TAP_QUEUE);
-    tap::tap(&mut node, &samples)?;
+    tap::tap(&mut node, &samples);
     let feeder = hub.clone();
     node.spawn(async move {
         while let Some(sample) = tapped.recv().await {

@@ -65,7 +65,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
     }
     let mut recorder = Recorder::new(&PathBuf::from(&dir), limits).map_err(NodeError::setup)?;
     let (samples, mut tapped) = mpsc::channel(TAP_QUEUE);
-    tap::tap(&mut node, &samples)?;
+    tap::tap(&mut node, &samples);
     let mut flush = tokio::time::interval(Duration::from_secs_f64(flush_period_s));
     let mut game: Option<u64> = None;
     let mut waiting: Vec<Sample> = Vec::new();

@@ -77,7 +77,7 @@ pub(super) async fn serve(
             &c.motion.link.link_health(),
             &work,
         )]
-    })?;
+    });
 
     let joint_states = node.publisher::<JointState>("/joint_states", Qos::Sensor)?;
     let home = node.service_server::<ArmHome>("/arm/home")?;
