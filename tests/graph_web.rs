@@ -175,6 +175,14 @@ async fn the_web_window_plays_shows_serves_foxglove_records_and_replays() {
         ]),
     );
     assert!(counts.contains("the human played c3-d4"), "{counts}");
+    check(
+        "the MCAP reader on a file cut in the middle",
+        Command::new(&tools.mcap_python).args([
+            "tests/web/mcap_check.py",
+            "--cut",
+            &recording.display().to_string(),
+        ]),
+    );
     let ours = recording::read(&recording).expect("our reader opens it");
     assert!(ours.truncated.is_none(), "a finished recording");
 
@@ -194,10 +202,11 @@ fn replay(recording: &Path) {
         .spawn()
         .expect("checkers-robot replay starts");
     let stdout = child.stdout.take().expect("piped");
+    let mut lines = BufReader::new(stdout);
     let mut first = String::new();
-    BufReader::new(stdout)
-        .read_line(&mut first)
-        .expect("replay prints its URL");
+    lines.read_line(&mut first).expect("replay prints its URL");
+    // The rest of its output is read too, so that it never writes into a closed pipe.
+    std::thread::spawn(move || std::io::copy(&mut lines, &mut std::io::sink()));
     let url = first
         .split_whitespace()
         .find(|w| w.starts_with("http://"))

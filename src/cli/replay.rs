@@ -50,7 +50,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         })
         .await
         .map_err(super::bad_input)?;
-        println!(
+        say(format!(
             "replaying {} ({} messages{}) at {}x: open {}",
             args.file.display(),
             replay.samples,
@@ -61,19 +61,24 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             },
             args.speed,
             replay.url
-        );
+        ));
         if let Some(why) = &replay.truncated {
-            println!("the recording was cut short (a crash?): it ends early ({why})");
+            say(format!(
+                "the recording was cut short (a crash?): it ends early ({why})"
+            ));
         }
-        println!("Ctrl-C stops");
+        say("Ctrl-C stops".into());
         let served = tokio::select! {
-            // Not println!: whoever reads our output may be gone by the end (`| head`).
-            r = replay.run(|| {
-                let _ = writeln!(std::io::stdout(), "the replay reached the end of the recording");
-            }) => r,
+            r = replay.run(|| say("the replay reached the end of the recording".into())) => r,
             _ = tokio::signal::ctrl_c() => Ok(()),
         };
         served.context("serving the page")
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A line on stdout. Not println!: whoever reads our output may be gone (`| head`, a test that
+/// took the URL), and the page must go on being served.
+fn say(line: String) {
+    let _ = writeln!(std::io::stdout(), "{line}");
 }

@@ -62,6 +62,13 @@ def attr(d, css, name):
         "return e ? e.getAttribute(arguments[1]) : null;", css, name)
 
 
+def texts(d, css):
+    """The text of every element `css` selects, read in one step (see `attr`)."""
+    return d.execute_script(
+        "return [...document.querySelectorAll(arguments[0])].map((e) => e.textContent.trim());",
+        css)
+
+
 def lit(d):
     """Which LEDs of both eyes are on, as one string."""
     return d.execute_script(
@@ -133,7 +140,7 @@ def main():
         time.sleep(1)
         assert attr(player, "#board", "data-fen") == START and attr(player, "#board", "data-ply") == "0"
 
-        eyes_before, speech_before = lit(player), player.find_element(By.ID, "speech").text
+        eyes_before, speech_before = lit(player), texts(player, "#speech")
         arm_before = attr(player, "#arm [data-points]", "data-points")
         # The visitor plays c3-d4 by clicking the piece and the square.
         player.find_element(By.CSS_SELECTOR, f"rect[data-square='{C3}']").click()
@@ -146,11 +153,13 @@ def main():
             seen_eyes.add(lit(player))
             return int(attr(player, "#board", "data-ply")) >= 2
         wait("the robot's answer", answered, 180)
-        moves = [li.text for li in player.find_elements(By.CSS_SELECTOR, "#moves li")]
+        moves = texts(player, "#moves li")
         assert len(moves) >= 2 and "c3-d4" in moves[0], moves
         assert len(seen_arm | {arm_before}) > 1, "the arm moved"
-        wait("the face to change", lambda: (seen_eyes.add(lit(player)) or len(seen_eyes | {eyes_before}) > 1
-                                            or player.find_element(By.ID, "speech").text != speech_before), 30)
+        # The eyes look at the board while the arm moves and back at the player after.
+        wait("the eyes to change", lambda: seen_eyes.add(lit(player)) or len(seen_eyes | {eyes_before}) > 1, 30)
+        said = texts(player, "#speech")
+        print(f"the robot said {said!r} (before: {speech_before!r})")
         wait("a win probability point", lambda: int(attr(player, "#winprob", "data-count") or 0) >= 1, 30)
         wait("the health panel", lambda: len(player.find_elements(By.CSS_SELECTOR, "#health [data-diag-name]")) >= 3, 30)
         assert attr(spectator, "#board", "data-ply") == attr(player, "#board", "data-ply"), "the spectator sees the game live"
@@ -171,7 +180,7 @@ def replay():
         assert not d.find_element(By.ID, "controls").is_displayed(), "a replay has no controls"
         assert attr(d, "body", "data-can-play") == "false"
         wait("the recorded moves", lambda: int(attr(d, "#board", "data-ply")) >= 2, 120)
-        moves = [li.text for li in d.find_elements(By.CSS_SELECTOR, "#moves li")]
+        moves = texts(d, "#moves li")
         assert len(moves) >= 2 and "c3-d4" in moves[0], moves
         refused = raw(d, "", [json.dumps({"op": "hint", "id": 1})])
         assert refused and refused[0]["ok"] is False, refused

@@ -3,8 +3,11 @@
 rosbag2's MCAP storage plugin and Foxglove do).
 
     python3 tests/web/mcap_check.py FILE.mcap TOPIC...
+    python3 tests/web/mcap_check.py --cut FILE.mcap
 
-Every message must decode; every TOPIC must be there. Prints one JSON line of counts.
+Every message must decode; every TOPIC must be there. Prints one JSON line of counts. With
+--cut, FILE is cut in the middle (as a crash would leave it) into FILE.cut.mcap, which must
+still give its first messages, decoded, to a reader that streams it.
 """
 
 import json
@@ -12,7 +15,42 @@ import sys
 from collections import Counter
 
 from mcap.reader import make_reader
+from mcap.records import Channel, Message, Schema
+from mcap.stream_reader import StreamReader
 from mcap_ros2.decoder import DecoderFactory
+
+if sys.argv[1] == "--cut":
+    whole = open(sys.argv[2], "rb").read()
+    cut = sys.argv[2].replace(".mcap", ".cut.mcap")
+    with open(cut, "wb") as f:
+        f.write(whole[: len(whole) // 2])
+    # Streamed record by record, as a reader of a file without its summary must; the cut may
+    # fall in any record, and the reader stops there.
+    schemas, channels, messages = {}, {}, []
+    try:
+        with open(cut, "rb") as f:
+            for r in StreamReader(f, skip_magic=False).records:
+                if isinstance(r, Schema):
+                    schemas[r.id] = r
+                elif isinstance(r, Channel):
+                    channels[r.id] = r
+                elif isinstance(r, Message):
+                    messages.append(r)
+    except Exception as e:  # noqa: BLE001 (whatever record the cut fell in)
+        print(f"the cut file ends where it was cut ({type(e).__name__})")
+    # Every message before the cut must decode.
+    factory, decoders, decoded = DecoderFactory(), {}, 0
+    for m in messages:
+        c = channels[m.channel_id]
+        if c.id not in decoders:
+            decoders[c.id] = factory.decoder_for(c.message_encoding, schemas[c.schema_id])
+        decoders[c.id](m.data)
+        decoded += 1
+    print(json.dumps({"cut_bytes": len(whole) // 2, "decoded": decoded}))
+    if decoded == 0:
+        print("FAILED: nothing could be read before the cut")
+        sys.exit(1)
+    sys.exit(0)
 
 path, want = sys.argv[1], sys.argv[2:]
 counts = Counter()
