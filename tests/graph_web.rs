@@ -5,6 +5,8 @@
 //!   plays c3-d4 by clicking, sees the robot answer, the face, the arm and the health panel
 //!   change; a spectator on a phone's screen cannot move; bad requests change nothing;
 //!   screenshots are saved under the target folder;
+//! - `/diagnostics` with a fault: a silent field controller turns the board sensor's status to
+//!   ERROR, and back to OK once it answers;
 //! - the game's MCAP recording, once the graph stops, read by Foxglove's `mcap` reader with
 //!   its ROS 2 decoder (`tests/web/mcap_check.py`), and by our own;
 //! - the recording replayed into the page by `checkers-robot replay`.
@@ -19,10 +21,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use checkers_msgs::diagnostic_msgs::msg::{DiagnosticArray, DiagnosticStatus};
 use checkers_msgs::msg::GameEvent;
 use checkers_robot::graph::client::next_event;
 use checkers_robot::graph::sim::web_url;
+use futures::StreamExt;
+use graph_client::client::client_node;
 use graph_support::{serial, Graph};
+use ros::Qos;
 
 /// The tools, or why the test cannot run.
 struct Tools {
@@ -146,6 +152,28 @@ async fn the_web_window_plays_shows_serves_foxglove_records_and_replays() {
     .expect("the human's move was announced");
     assert_eq!(human.game_move.text, "c3-d4");
 
+    // A fault of the simulated hardware shows on /diagnostics: a silent field controller is an
+    // ERROR of the board sensor's status, and OK again once it answers.
+    let mut probe =
+        client_node(g.domain, None, "/", "probe", "diagnostics_probe").expect("a probe node joins");
+    let diagnostics = probe
+        .subscription::<DiagnosticArray>("/diagnostics", Qos::Events)
+        .expect("a /diagnostics subscription");
+    let mut diagnostics = diagnostics.stream();
+    field_level(&mut diagnostics, DiagnosticStatus::OK).await;
+    g.client
+        .set_fault("field_silent:=true", graph_support::WAIT)
+        .await
+        .expect("the sim takes the fault");
+    field_level(&mut diagnostics, DiagnosticStatus::ERROR).await;
+    g.client
+        .set_fault("field_silent:=false", graph_support::WAIT)
+        .await
+        .expect("the sim takes the fault back");
+    field_level(&mut diagnostics, DiagnosticStatus::OK).await;
+    drop(diagnostics);
+    drop(probe);
+
     // Stopped as Ctrl-C stops it: the recorder closes the game's file.
     let state_dir = g.sim.state_dir.clone();
     drop(events);
@@ -188,6 +216,28 @@ async fn the_web_window_plays_shows_serves_foxglove_records_and_replays() {
 
     replay(&recording);
     drop(dir);
+}
+
+/// Waits for the board sensor's status on `/diagnostics` to reach level `want`.
+async fn field_level(
+    stream: &mut (impl futures::Stream<Item = DiagnosticArray> + Unpin),
+    want: u8,
+) {
+    let found = tokio::time::timeout(Duration::from_secs(40), async {
+        while let Some(a) = stream.next().await {
+            let field = a.status.iter().find(|s| s.name.starts_with("board_sensor"));
+            if field.is_some_and(|s| s.level == want) {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(
+        found,
+        Ok(true),
+        "the field's status never reached level {want}"
+    );
 }
 
 /// `checkers-robot replay` serves the recording; the browser sees the game again.
