@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use checkers_msgs::msg::GameState;
 use graph_support::{play_human_to_the_end, sim, GraphClient, START};
-use ros2_support::{install_package, launch, rmw, ros2_prefix, tail, NODES};
+use ros2_support::{install_package, launch, rmw, ros2_prefix, ros_shell, tail, NODES};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ros2_launch_plays_a_game_to_its_end() {
@@ -65,6 +65,35 @@ async fn ros2_launch_plays_a_game_to_its_end() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(archived.len(), 1, "one archived game: {archived:?}");
+    // The stock `ros2 topic echo` shows each part's health. Not over rmw_fastrtps_cpp:
+    // ../shared/ros2's Fast DDS has no type support for diagnostic_msgs (docs/web.md).
+    if rmw() == "rmw_cyclonedds_cpp" {
+        let echo = ros_shell(
+            &rmw(),
+            &ros,
+            &prefix,
+            &dir.path().join("ros_log"),
+            domain,
+            "timeout 8 ros2 topic echo /diagnostics diagnostic_msgs/msg/DiagnosticArray; true",
+        )
+        .output()
+        .expect("ros2 topic echo runs");
+        let seen = String::from_utf8_lossy(&echo.stdout);
+        for part in [
+            "board_sensor: field controller",
+            "arm: controller",
+            "expression: head controller",
+            "planner: search",
+            "arbiter: game",
+        ] {
+            assert!(
+                seen.contains(&format!("name: '{part}'"))
+                    || seen.contains(&format!("name: {part}")),
+                "ros2 topic echo /diagnostics shows {part}:\n{seen}\n{}",
+                String::from_utf8_lossy(&echo.stderr)
+            );
+        }
+    }
     drop(launch);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     for node in NODES {
