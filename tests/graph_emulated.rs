@@ -28,8 +28,17 @@ async fn a_human_move_and_the_robots_reply_on_the_emulated_picos() {
     }
     let _one = serial().await;
     let g = Graph::start_with(10, "novice", "emulated").await;
+    // The graph is up once the field reads the board; the arm's handshake may come a moment
+    // after the field's.
+    let met = |log: &str| log.contains("pico-arm 0.1.0") && log.contains("pico-field 0.1.0");
+    for _ in 0..300 {
+        if met(&g.log()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     assert!(
-        g.log().contains("pico-arm 0.1.0") && g.log().contains("pico-field 0.1.0"),
+        met(&g.log()),
         "the nodes did not meet the Pico firmware\n{}",
         g.tail()
     );
