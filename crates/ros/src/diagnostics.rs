@@ -61,6 +61,17 @@ impl Status {
         self
     }
 
+    /// Several values at once, in order.
+    pub fn values<K: AsRef<str>, V: Display>(
+        mut self,
+        values: impl IntoIterator<Item = (K, V)>,
+    ) -> Status {
+        for (k, v) in values {
+            self = self.value(k.as_ref(), v);
+        }
+        self
+    }
+
     pub fn level(&self) -> u8 {
         self.0.level
     }

@@ -89,6 +89,18 @@ pub struct LinkHealth {
 }
 
 impl LinkHealth {
+    /// The link's key-values as a driver's `/diagnostics` status shows them, in that order.
+    pub fn key_values(&self) -> [(&'static str, String); 6] {
+        [
+            ("firmware", self.firmware.clone()),
+            ("link", self.state.clone()),
+            ("sessions", self.sessions.to_string()),
+            ("round_trip_ms", self.round_trip_ms()),
+            ("crc_errors", self.crc_errors.to_string()),
+            ("retransmits", self.retransmits.to_string()),
+        ]
+    }
+
     /// The last keepalive's round trip in milliseconds, "none" before the first.
     pub fn round_trip_ms(&self) -> String {
         self.round_trip

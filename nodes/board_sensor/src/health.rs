@@ -58,12 +58,7 @@ pub fn report(port: &str, h: &LinkHealth, p: Presses, r: &Readings) -> Status {
     let presses = |p: Option<u16>| p.map_or("unknown".into(), |p| p.to_string());
     base.hardware(port)
         .value("port", port)
-        .value("firmware", &h.firmware)
-        .value("link", &h.state)
-        .value("sessions", h.sessions)
-        .value("round_trip_ms", h.round_trip_ms())
-        .value("crc_errors", h.crc_errors)
-        .value("retransmits", h.retransmits)
+        .values(h.key_values())
         .value("readings", r.ok.load(Ordering::Relaxed))
         .value("readings_failed", r.failed.load(Ordering::Relaxed))
         .value("last_failure", failure)

@@ -27,12 +27,7 @@ pub fn report(port: &str, link: Option<&LinkHealth>, spoken: bool) -> Status {
     };
     base.hardware(port)
         .value("port", port)
-        .value("firmware", &h.firmware)
-        .value("link", &h.state)
-        .value("sessions", h.sessions)
-        .value("round_trip_ms", h.round_trip_ms())
-        .value("crc_errors", h.crc_errors)
-        .value("retransmits", h.retransmits)
+        .values(h.key_values())
         .value("rejected", h.rejected)
         .value("voice", voice)
 }
