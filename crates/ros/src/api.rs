@@ -55,6 +55,9 @@ macro_rules! same_api {
                 let publisher: b::Publisher<T> = node.publisher::<T>("topic", Qos::State)?;
                 let _: &str = publisher.topic();
                 let _: bool = publisher.wait_for_subscribers(Duration::ZERO).await;
+                let _: bool = publisher
+                    .wait_for_subscriber_node(&node, "name", Duration::ZERO)
+                    .await;
                 publisher.publish(msg).await?;
                 let subscription: b::Subscription<T> =
                     node.subscription::<T>("topic", Qos::Sensor)?;

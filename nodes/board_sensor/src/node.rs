@@ -121,7 +121,9 @@ impl Board {
     }
 }
 
-/// How long a confirmed reading waits for a subscriber (the arbiter) to be discovered.
+/// The node a confirmed reading is for.
+const ARBITER: &str = "arbiter";
+/// How long a confirmed reading waits for the arbiter's subscription to be discovered.
 const READER_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Confirm presses to published readings. A press made while the link was down reaches a
@@ -176,10 +178,15 @@ async fn confirm_loop(
         match board.read(1).await {
             Ok(occupied) => {
                 // A board sensor that has just started (respawned) may not be matched with the
-                // arbiter yet, and a press published then is lost: wait for it a moment.
-                if !out.wait_for_subscribers(READER_GRACE).await {
+                // arbiter yet, and a press published then is lost: wait for it a moment. Not for
+                // any reader: the recorder and the web window read the topic too, and may be
+                // found first.
+                if !out
+                    .wait_for_subscriber_node(node, ARBITER, READER_GRACE)
+                    .await
+                {
                     tracing::warn!(
-                        "confirm pressed, but nothing subscribes to {}: the press goes unheard",
+                        "confirm pressed, but the {ARBITER} does not subscribe to {}: the press goes unheard",
                         out.topic()
                     );
                 }

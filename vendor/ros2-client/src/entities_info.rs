@@ -90,6 +90,11 @@ impl NodeEntitiesInfo {
     }
   }
 
+  /// PATCH(checkers_robot): the GIDs of the node's readers, to tell whose a discovered reader is.
+  pub fn readers(&self) -> &[Gid] {
+    &self.reader_gid_seq
+  }
+
   pub fn add_reader(&mut self, gid: Gid) {
     if !self.reader_gid_seq.contains(&gid) {
       self.reader_gid_seq.push(gid);

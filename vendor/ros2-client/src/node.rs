@@ -1013,6 +1013,33 @@ impl Node {
       .count()
   }
 
+  /// PATCH(checkers_robot): the nodes (fully qualified names) with a subscription to `topic`
+  /// that is discovered, matched by reader GID against the `ros_discovery_info` of their
+  /// participants. Requires a running [`Spinner`], which keeps that information; a node whose
+  /// participant has not announced it yet is not listed. Same topic-name caveats as
+  /// [`Self::publisher_count`].
+  pub fn subscription_node_names(&self, topic: &str) -> Vec<String> {
+    let dds_name = ros_topic_dds_name(topic);
+    let readers: Vec<Gid> = self
+      .ros_context
+      .domain_participant()
+      .discovered_readers()
+      .iter()
+      .filter(|r| r.subscription_topic_data.topic_name == dds_name)
+      .map(|r| Gid::from(r.reader_proxy.remote_reader_guid))
+      .collect();
+    let nodes = self.external_nodes.lock().unwrap_or_else(|e| e.into_inner());
+    let mut names: Vec<String> = nodes
+      .values()
+      .flatten()
+      .filter(|n| n.readers().iter().any(|g| readers.contains(g)))
+      .map(NodeEntitiesInfo::fully_qualified_name)
+      .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+  }
+
   /// Resolve once at least one publisher on `topic` (a fully-qualified ROS 2
   /// topic name) is discovered — immediately if one already exists. For API
   /// parity with the Zenoh backend's `Node`/`Context::wait_for_publisher`.

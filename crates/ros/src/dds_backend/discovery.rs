@@ -102,23 +102,28 @@ impl Peers {
 
     /// True once every endpoint is discovered (and had time to match), false at `deadline`.
     pub async fn wait(&self, dp: &DomainParticipant, deadline: Instant) -> bool {
-        let mut first_seen: Option<Instant> = None;
-        loop {
-            let now = Instant::now();
-            if self.present(dp) {
-                match first_seen {
-                    Some(t) if now.duration_since(t) >= SETTLE => return true,
-                    Some(_) => {}
-                    None => first_seen = Some(now),
-                }
-            } else {
-                first_seen = None;
+        settled(deadline, || self.present(dp)).await
+    }
+}
+
+/// True once `found` has held for [`SETTLE`] (matching follows discovery), false at `deadline`.
+pub(crate) async fn settled(deadline: Instant, mut found: impl FnMut() -> bool) -> bool {
+    let mut first_seen: Option<Instant> = None;
+    loop {
+        let now = Instant::now();
+        if found() {
+            match first_seen {
+                Some(t) if now.duration_since(t) >= SETTLE => return true,
+                Some(_) => {}
+                None => first_seen = Some(now),
             }
-            if now >= deadline {
-                return false;
-            }
-            tokio::time::sleep(POLL.min(deadline - now)).await;
+        } else {
+            first_seen = None;
         }
+        if now >= deadline {
+            return false;
+        }
+        tokio::time::sleep(POLL.min(deadline - now)).await;
     }
 }
 

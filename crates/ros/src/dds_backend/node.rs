@@ -19,7 +19,7 @@ use ros2_client::{
 
 use super::action::{ActionClient, ActionServer};
 use super::clock;
-use super::discovery::{Peers, ServerWatch};
+use super::discovery::{settled, Peers, ServerWatch};
 use super::qos;
 use super::service::{ServiceClient, ServiceServer};
 use super::wire::Wire;
@@ -425,6 +425,37 @@ impl<T: Interface> Publisher<T> {
                 .wait(&self.participant, tokio::time::Instant::now() + timeout)
                 .await
     }
+
+    /// True once the node named `reader` (a node's name, or its fully qualified name when it
+    /// begins with `/`) has a subscription to this topic discovered and matched, false after
+    /// `timeout`. Where a topic has more than one reader, the one a sample is written for may
+    /// be discovered last (a recorder or a display first): see [`Self::wait_for_subscribers`].
+    /// A node is known by the `ros_discovery_info` its participant announces.
+    pub async fn wait_for_subscriber_node(
+        &self,
+        own: &Node,
+        reader: &str,
+        timeout: std::time::Duration,
+    ) -> bool {
+        let deadline = tokio::time::Instant::now() + timeout;
+        settled(deadline, || {
+            own.inner
+                .subscription_node_names(&self.topic)
+                .iter()
+                .any(|fqn| is_node(fqn, reader))
+        })
+        .await
+    }
+}
+
+/// Whether the fully qualified node name `fqn` is the node `name` (a name, or a fully
+/// qualified one).
+fn is_node(fqn: &str, name: &str) -> bool {
+    if name.starts_with('/') {
+        fqn == name
+    } else {
+        fqn.rsplit('/').next() == Some(name)
+    }
 }
 
 pub struct Subscription<T: Interface> {
@@ -460,5 +491,20 @@ impl<T: Interface> Subscription<T> {
 
     pub fn topic(&self) -> &str {
         &self.topic
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_node;
+
+    #[test]
+    fn a_node_is_named_by_its_name_or_its_fully_qualified_name() {
+        assert!(is_node("/arbiter", "arbiter"));
+        assert!(is_node("/robot/arbiter", "arbiter"));
+        assert!(is_node("/robot/arbiter", "/robot/arbiter"));
+        assert!(!is_node("/robot/arbiter", "/arbiter"));
+        assert!(!is_node("/recorder", "arbiter"));
+        assert!(!is_node("/not_arbiter", "arbiter"));
     }
 }

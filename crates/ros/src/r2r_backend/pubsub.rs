@@ -126,6 +126,18 @@ impl<T: Interface> Publisher<T> {
             tokio::time::sleep(std::time::Duration::from_millis(10)).await;
         }
     }
+
+    /// As the default backend's `Publisher::wait_for_subscriber_node`, but r2r 0.9 offers no
+    /// way to ask whose a subscription is (rcl_get_subscriptions_info_by_topic is not bound):
+    /// here any subscription in another process will do, as in [`Self::wait_for_subscribers`].
+    pub async fn wait_for_subscriber_node(
+        &self,
+        _own: &Node,
+        _reader: &str,
+        timeout: std::time::Duration,
+    ) -> bool {
+        self.wait_for_subscribers(timeout).await
+    }
 }
 
 pub struct Subscription<T: Interface> {
