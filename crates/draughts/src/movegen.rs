@@ -23,6 +23,17 @@ fn shift(bb: u64, d: i8) -> u64 {
     (if d > 0 { bb << d } else { bb >> -d }) & VALID
 }
 
+/// [`shift`] without the mask, where what it is combined with already keeps the result on the
+/// board.
+#[inline(always)]
+fn shift_raw(bb: u64, d: i8) -> u64 {
+    if d > 0 {
+        bb << d
+    } else {
+        bb >> -d
+    }
+}
+
 #[inline(always)]
 fn forward_dirs(side: Color) -> [i8; 2] {
     match side {
@@ -85,15 +96,19 @@ impl Position {
     /// The men of the side to move that can start a capture.
     #[inline]
     fn men_that_capture(&self) -> u64 {
-        let side = self.side_to_move();
-        let opp = self.pieces(side.opponent());
+        let [a, b, c, d] = self.jumps_from();
+        (a | b | c | d) & self.men(self.side_to_move())
+    }
+
+    /// The squares from which a man of the side to move would jump along each of [`DIRS`],
+    /// on the board as it stands.
+    #[inline(always)]
+    fn jumps_from(&self) -> [u64; 4] {
+        let opp = self.pieces(self.side_to_move().opponent());
         let empty = self.empty_squares();
-        let men = self.men(side);
-        let mut out = 0;
-        for d in DIRS {
-            out |= shift(shift(empty, -d) & opp, -d) & men;
-        }
-        out
+        // Unmasked: `opp` is on the board, and so is whatever the result is combined with
+        // (the men, or landings).
+        DIRS.map(|d| shift_raw(shift_raw(empty, -d) & opp, -d))
     }
 
     /// Whether the side to move must capture.
@@ -121,18 +136,18 @@ impl Position {
     /// Number of legal moves, without building the list (perft's bulk counting).
     #[inline]
     pub fn count_legal(&self) -> usize {
-        let jumpers = self.men_that_capture();
-        if jumpers != 0 || self.kings_can_capture() {
-            let mut sink = CountSink::default();
-            self.captures_into(jumpers, &mut sink);
-            return sink.count();
-        }
         let side = self.side_to_move();
+        let jumps = self.jumps_from();
+        if (jumps[0] | jumps[1] | jumps[2] | jumps[3]) & self.men(side) != 0
+            || self.kings_can_capture()
+        {
+            return self.count_captures(jumps);
+        }
         let empty = self.empty_squares();
         let men = self.men(side);
         let mut n = 0;
         for d in forward_dirs(side) {
-            n += (shift(men, d) & empty).count_ones();
+            n += (shift_raw(men, d) & empty).count_ones();
         }
         let mut kings = self.kings(side);
         while kings != 0 {
@@ -143,6 +158,85 @@ impl Position {
             }
         }
         n as usize
+    }
+
+    /// Number of captures, given [`Self::jumps_from`]. Most are one jump that cannot go on: a
+    /// man whose every jump lands short of the crowning rank with nothing more to take is
+    /// counted from bitboards, and only the other men and the kings are searched square by
+    /// square.
+    #[inline]
+    fn count_captures(&self, jumps: [u64; 4]) -> usize {
+        let side = self.side_to_move();
+        let crown = side.crown_rank();
+        let men = self.men(side);
+        let [ne, nw, se, sw] = jumps;
+        // From a landing, a second jump may go any way but back: back lie the square the man
+        // left and the piece it took, and every other way the board as it stands answers.
+        let onward = [ne | nw | se, ne | nw | sw, ne | se | sw, nw | se | sw];
+        let mut landings = [0u64; 4];
+        let mut searched = 0u64;
+        // Two steps along a jump stay on the board (the jump was found there): no masks.
+        for i in 0..4 {
+            let d = DIRS[i];
+            let land = shift_raw(jumps[i] & men, 2 * d);
+            landings[i] = land;
+            searched |= shift_raw(land & (onward[i] | crown), -2 * d);
+        }
+        let mut n = 0;
+        for i in 0..4 {
+            n += (landings[i] & !shift_raw(searched, 2 * DIRS[i])).count_ones();
+        }
+        let mut sink = CountSink::default();
+        self.captures_into(searched, &mut sink);
+        n as usize + sink.count()
+    }
+
+    /// Calls `f` with the position after each legal move, its hash left stale: for perft,
+    /// which needs the positions and not the moves.
+    #[inline]
+    pub(crate) fn for_each_child(&self, mut f: impl FnMut(&Position)) {
+        let jumpers = self.men_that_capture();
+        if jumpers != 0 || self.kings_can_capture() {
+            let mut sink = ChildSink {
+                pos: self,
+                f: &mut f,
+                seen: SmallVec::new(),
+                first: 0,
+            };
+            self.captures_into(jumpers, &mut sink);
+        } else {
+            self.for_each_quiet_child(f);
+        }
+    }
+
+    #[inline]
+    fn for_each_quiet_child(&self, mut f: impl FnMut(&Position)) {
+        let side = self.side_to_move();
+        let empty = self.empty_squares();
+        let men = self.men(side);
+        let crown = side.crown_rank();
+        for d in forward_dirs(side) {
+            let mut targets = shift(men, d) & empty;
+            while targets != 0 {
+                let to = targets & targets.wrapping_neg();
+                targets ^= to;
+                let from = shift(to, -d);
+                f(&self.after_unhashed(from, to, 0, crown & to != 0));
+            }
+        }
+        let mut kings = self.kings(side);
+        while kings != 0 {
+            let from = kings & kings.wrapping_neg();
+            kings ^= from;
+            for d in DIRS {
+                let mut targets = ray(from, d, empty);
+                while targets != 0 {
+                    let to = targets & targets.wrapping_neg();
+                    targets ^= to;
+                    f(&self.after_unhashed(from, to, 0, true));
+                }
+            }
+        }
     }
 
     fn generate_quiet(&self, list: &mut MoveList) {
@@ -301,6 +395,46 @@ impl Sink for CountSink {
         if !self.seen[self.first..].contains(&(to, captured)) {
             self.seen.push((to, captured));
         }
+    }
+}
+
+/// Makes the position after each distinct capture, for [`Position::for_each_child`].
+struct ChildSink<'a, F: FnMut(&Position)> {
+    pos: &'a Position,
+    f: &'a mut F,
+    /// The moves that could be reached twice, as in [`CountSink`].
+    seen: SmallVec<[(Square, u64); 32]>,
+    first: usize,
+}
+
+impl<F: FnMut(&Position)> Sink for ChildSink<'_, F> {
+    #[inline(always)]
+    fn start_piece(&mut self) {
+        self.first = self.seen.len();
+    }
+
+    #[inline]
+    fn emit(
+        &mut self,
+        from: Square,
+        path: &[Square],
+        captured: u64,
+        promotes: bool,
+        may_repeat: bool,
+    ) {
+        let to = path[path.len() - 1];
+        if may_repeat {
+            if self.seen[self.first..].contains(&(to, captured)) {
+                return;
+            }
+            self.seen.push((to, captured));
+        }
+        let king = promotes || self.pos.kings(self.pos.side_to_move()) & from.mask() != 0;
+        (self.f)(
+            &self
+                .pos
+                .after_unhashed(from.mask(), to.mask(), captured, king),
+        );
     }
 }
 

@@ -1,7 +1,6 @@
 //! Perft: the number of legal move sequences of a given length, the standard check of a move
 //! generator against published figures.
 
-use crate::movegen::MoveList;
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -15,14 +14,14 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 fn perft_from_2(pos: &Position, depth: u32) -> u64 {
-    let mut list = MoveList::new();
-    pos.generate_into(&mut list);
-    if depth == 2 {
-        return list.iter().map(|m| pos.after(m).count_legal() as u64).sum();
-    }
-    list.iter()
-        .map(|m| perft_from_2(&pos.after(m), depth - 1))
-        .sum()
+    let mut n = 0;
+    pos.for_each_child(|child| {
+        n += match depth {
+            2 => child.count_legal() as u64,
+            _ => perft_from_2(child, depth - 1),
+        }
+    });
+    n
 }
 
 /// Leaf counts below each legal move, in move-text order.

@@ -291,29 +291,26 @@ impl Position {
     /// Plays `mv` in place. The move must be legal here (from [`Position::legal_moves`]).
     #[inline]
     pub fn play(&mut self, mv: &Move) {
-        let from = mv.from().mask();
-        let to = mv.to().mask();
-        let captured = mv.captured();
-        let was_king = self.kings & from != 0;
-        let (own_man, own_king, opp_man, opp_king) = match self.side {
-            Color::White => (0, 1, 2, 3),
-            Color::Black => (2, 3, 0, 1),
-        };
-        let mut h = self.hash ^ zobrist::SIDE;
-        if was_king {
-            h ^=
-                zobrist::piece(own_king, mv.from().bit()) ^ zobrist::piece(own_king, mv.to().bit());
-        } else {
-            let to_kind = if mv.promotes() { own_king } else { own_man };
-            h ^= zobrist::piece(own_man, mv.from().bit()) ^ zobrist::piece(to_kind, mv.to().bit());
-        }
-        if captured != 0 {
-            h ^= zobrist::board(opp_man, captured & !self.kings)
-                ^ zobrist::board(opp_king, captured & self.kings);
-        }
-        let moved_king = was_king || mv.promotes();
+        self.hash = self.hash_after(mv);
+        let king = self.kings & mv.from().mask() != 0 || mv.promotes();
+        self.move_piece(mv.from().mask(), mv.to().mask(), mv.captured(), king);
+    }
+
+    /// The position after the piece on `from` goes to `to` (one-square masks) taking
+    /// `captured`, with its hash left as it was: for perft, which counts positions and never
+    /// looks one up, and so need not pay for the hash. `king` when the piece is or becomes a
+    /// king.
+    #[inline(always)]
+    pub(crate) fn after_unhashed(&self, from: u64, to: u64, captured: u64, king: bool) -> Position {
+        let mut p = *self;
+        p.move_piece(from, to, captured, king);
+        p
+    }
+
+    #[inline(always)]
+    fn move_piece(&mut self, from: u64, to: u64, captured: u64, king: bool) {
         // from and to may be the same square (a king's circular capture): clear, then set.
-        let kings = (self.kings & !from & !captured) | if moved_king { to } else { 0 };
+        let kings = (self.kings & !from & !captured) | if king { to } else { 0 };
         match self.side {
             Color::White => {
                 self.white = (self.white & !from) | to;
@@ -326,7 +323,29 @@ impl Position {
         }
         self.kings = kings;
         self.side = self.side.opponent();
-        self.hash = h;
+    }
+
+    /// The hash of the position after `mv`, from this one's.
+    #[inline(always)]
+    fn hash_after(&self, mv: &Move) -> u64 {
+        let captured = mv.captured();
+        let (own_man, own_king, opp_man, opp_king) = match self.side {
+            Color::White => (0, 1, 2, 3),
+            Color::Black => (2, 3, 0, 1),
+        };
+        let mut h = self.hash ^ zobrist::SIDE;
+        if self.kings & mv.from().mask() != 0 {
+            h ^=
+                zobrist::piece(own_king, mv.from().bit()) ^ zobrist::piece(own_king, mv.to().bit());
+        } else {
+            let to_kind = if mv.promotes() { own_king } else { own_man };
+            h ^= zobrist::piece(own_man, mv.from().bit()) ^ zobrist::piece(to_kind, mv.to().bit());
+        }
+        if captured != 0 {
+            h ^= zobrist::board(opp_man, captured & !self.kings)
+                ^ zobrist::board(opp_king, captured & self.kings);
+        }
+        h
     }
 
     /// The position after `mv`.

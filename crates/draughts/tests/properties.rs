@@ -1,5 +1,5 @@
 //! Property tests over positions reached by random play: text round trips, copy-make and its
-//! hash, undo, and colour symmetry.
+//! hash, undo, colour symmetry, and perft's shortcuts.
 
 use draughts::Counters;
 use draughts::Rng;
@@ -140,6 +140,22 @@ proptest! {
         prop_assert_eq!(replayed.moves(), g.moves());
         prop_assert_eq!(replayed.position(), g.position());
         prop_assert_eq!(replayed.result(), g.result());
+    }
+
+    #[test]
+    fn perft_agrees_with_playing_every_listed_move(seed: u64, density in 10usize..70) {
+        // Perft takes shortcuts (bulk counts, positions without their hash); the reference
+        // plays each generated move and counts the lists.
+        fn reference(p: &Position, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            p.legal_moves().iter().map(|m| reference(&p.after(m), depth - 1)).sum()
+        }
+        let p = random_position(seed, density);
+        for depth in 1..=4 {
+            prop_assert_eq!(draughts::perft(&p, depth), reference(&p, depth), "{:?}", p);
+        }
     }
 
     #[test]
