@@ -180,7 +180,8 @@ async fn confirm_loop(
                 // A board sensor that has just started (respawned) may not be matched with the
                 // arbiter yet, and a press published then is lost: wait for it a moment. Not for
                 // any reader: the recorder and the web window read the topic too, and may be
-                // found first.
+                // found first. A graph without an arbiter (a test, `ros2 topic echo`) gets the
+                // press once it has been seen to have none.
                 if !out
                     .wait_for_subscriber_node(node, ARBITER, READER_GRACE)
                     .await

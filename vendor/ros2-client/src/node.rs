@@ -1040,6 +1040,21 @@ impl Node {
     names
   }
 
+  /// PATCH(checkers_robot): the nodes (fully qualified names) that the other participants
+  /// announce in `ros_discovery_info`, as the running [`Spinner`] has received them. A node
+  /// whose participant has gone may still be listed.
+  pub fn node_names(&self) -> Vec<String> {
+    let nodes = self.external_nodes.lock().unwrap_or_else(|e| e.into_inner());
+    let mut names: Vec<String> = nodes
+      .values()
+      .flatten()
+      .map(NodeEntitiesInfo::fully_qualified_name)
+      .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+  }
+
   /// Resolve once at least one publisher on `topic` (a fully-qualified ROS 2
   /// topic name) is discovered — immediately if one already exists. For API
   /// parity with the Zenoh backend's `Node`/`Context::wait_for_publisher`.

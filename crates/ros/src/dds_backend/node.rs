@@ -427,10 +427,12 @@ impl<T: Interface> Publisher<T> {
     }
 
     /// True once the node named `reader` (a node's name, or its fully qualified name when it
-    /// begins with `/`) has a subscription to this topic discovered and matched, false after
-    /// `timeout`. Where a topic has more than one reader, the one a sample is written for may
-    /// be discovered last (a recorder or a display first): see [`Self::wait_for_subscribers`].
-    /// A node is known by the `ros_discovery_info` its participant announces.
+    /// begins with `/`) has a subscription to this topic discovered and matched; or, where the
+    /// graph has no node of that name, once any subscription in another process is (see
+    /// [`Self::wait_for_subscribers`]) and the graph has gone on without one for
+    /// [`ABSENT_SETTLE`]; false after `timeout`. Where a topic has more than one reader, the
+    /// one a sample is written for may be discovered last (a recorder or a display first). A
+    /// node is known by the `ros_discovery_info` its participant announces.
     pub async fn wait_for_subscriber_node(
         &self,
         own: &Node,
@@ -438,15 +440,33 @@ impl<T: Interface> Publisher<T> {
         timeout: std::time::Duration,
     ) -> bool {
         let deadline = tokio::time::Instant::now() + timeout;
+        let mut absent_since: Option<tokio::time::Instant> = None;
         settled(deadline, || {
-            own.inner
-                .subscription_node_names(&self.topic)
-                .iter()
-                .any(|fqn| is_node(fqn, reader))
+            let subscribed = own.inner.subscription_node_names(&self.topic);
+            if subscribed.iter().any(|fqn| is_node(fqn, reader)) {
+                return true;
+            }
+            let absent = self.readers.present(&self.participant)
+                && !own
+                    .inner
+                    .node_names()
+                    .iter()
+                    .any(|fqn| is_node(fqn, reader));
+            if !absent {
+                absent_since = None;
+                return false;
+            }
+            let since = *absent_since.get_or_insert_with(tokio::time::Instant::now);
+            since.elapsed() >= ABSENT_SETTLE
         })
         .await
     }
 }
+
+/// How long a graph must go on without the reader a publisher waits for, other readers
+/// present, before it is taken to have none: the participants of a graph answer a new one at
+/// once, and their nodes and readers follow within a moment.
+const ABSENT_SETTLE: std::time::Duration = std::time::Duration::from_millis(1000);
 
 /// Whether the fully qualified node name `fqn` is the node `name` (a name, or a fully
 /// qualified one).

@@ -129,7 +129,8 @@ impl<T: Interface> Publisher<T> {
 
     /// As the default backend's `Publisher::wait_for_subscriber_node`, but r2r 0.9 offers no
     /// way to ask whose a subscription is (rcl_get_subscriptions_info_by_topic is not bound):
-    /// here any subscription in another process will do, as in [`Self::wait_for_subscribers`].
+    /// here any subscription in another process will do, as in [`Self::wait_for_subscribers`],
+    /// whether or not the graph has the node named.
     pub async fn wait_for_subscriber_node(
         &self,
         _own: &Node,
