@@ -27,7 +27,7 @@ pub struct Args {
 /// Resolves a planner spec string, `level:NAME` included.
 pub fn resolve_spec(text: &str, levels: &std::path::Path) -> anyhow::Result<PlannerSpec> {
     if let Some(name) = text.trim().strip_prefix("level:") {
-        let level = planner::difficulty::load_level(levels, name.trim()).map_err(bad_input)?;
+        let level = search::load_level(levels, name.trim()).map_err(bad_input)?;
         return Ok(level.spec);
     }
     text.parse::<PlannerSpec>().map_err(bad_input)

@@ -2,8 +2,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use planner::difficulty::load_all;
 use plotters::prelude::*;
+use search::load_all;
 use search::openings::Opening;
 use search::tournament::{round_robin, round_robin_pairs, Settings};
 use search::{Algorithm, PlannerSpec};

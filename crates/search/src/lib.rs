@@ -12,6 +12,8 @@
 //! - [`arena`], [`elo`] and [`openings`]: playing planners against each other and rating them;
 //! - [`book`]: the opening book the strongest levels play from;
 //! - [`tune`]: Texel tuning of the alpha-beta evaluation;
+//! - [`Level`]: the difficulty levels of `config/difficulty/*.yaml`, each a planner spec with
+//!   its rank and description ([`load_all`], [`load_level`]);
 //! - [`coach`]: judging a played move against every other (best, good, inaccuracy, mistake,
 //!   blunder, brilliant), for the robot's verdicts and game reviews.
 //!
@@ -48,6 +50,7 @@ pub mod coach;
 pub mod elo;
 pub mod endgame;
 pub mod heuristic;
+mod levels;
 pub mod mcts;
 pub mod minimax;
 pub mod openings;
@@ -58,6 +61,11 @@ mod spec;
 pub mod tournament;
 pub mod tune;
 pub mod zero;
+
+pub use levels::{
+    level_from_params, load_all, load_each, load_level, load_level_file, parse_level, Level,
+    LevelError, ParamError,
+};
 
 pub use planner::{
     value_to_win_probability, win_probability_to_value, Control, Decision, Limits, PlanError,

@@ -1,6 +1,5 @@
-//! The planner node: the `/planner/plan` action over the search library ([`search`]), its
-//! parameters, and the difficulty levels of `config/difficulty/*.yaml` ([`difficulty`]).
+//! The planner node: the `/planner/plan` action over the search library ([`search`]) and its
+//! parameters, which a difficulty level of `config/difficulty/*.yaml` gives ([`search::Level`]).
 
-pub mod difficulty;
 pub mod node;
 pub mod ponder;

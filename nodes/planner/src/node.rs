@@ -2,7 +2,7 @@
 //! search at once) and `/planner/evaluation` after each plan.
 //!
 //! Parameters: those of a `config/difficulty/<level>.yaml`, read exactly as `level:NAME` reads
-//! the file ([`crate::difficulty`]): `algorithm`, `time_budget_s`, `rank`, `description`, and
+//! the file ([`search::parse_level`]): `algorithm`, `time_budget_s`, `rank`, `description`, and
 //! every key of the algorithm's spec by its parameter name (`depth`, `endgame_pieces`,
 //! `prune`, `pst`, ...: the table of `search::reference`, in `docs/planners.md`). A key the algorithm does not have stops the node
 //! with an error naming it. A `zero` generation that cannot be loaded is replaced by
@@ -27,14 +27,14 @@ use ros::{Params, ParamsError};
 use search::{Algorithm, PlannerSpec, SpecError};
 use search::{Control, Decision, Progress};
 
-use crate::difficulty::level_from_params;
 use crate::ponder::{Ponderer, Shared};
+use search::level_from_params;
 
 /// How often feedback goes out while a search runs.
 const FEEDBACK_PERIOD: Duration = Duration::from_millis(100);
 
 /// The planner the parameters describe: read as `level:NAME` reads a level file
-/// ([`crate::difficulty::level_from_params`]), so a level is the same planner on the robot and
+/// ([`search::level_from_params`]), so a level is the same planner on the robot and
 /// in the arena. Every parameter given is declared as given (`ros2 param list` shows the
 /// level); without any, alpha-beta at 1 s a move.
 pub fn spec_from_params(p: &mut Params) -> Result<(PlannerSpec, String), NodeError> {

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use planner::difficulty::{load_all, load_level_file};
 use planner::node::spec_from_params;
+use search::{load_all, load_level_file};
 
 #[test]
 fn every_shipped_level_is_the_same_planner_on_the_robot_and_in_the_arena() {

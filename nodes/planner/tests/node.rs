@@ -69,7 +69,7 @@ async fn a_goal_gets_a_legal_move_with_feedback_and_an_evaluation() {
     let (outcome, result) = goal.result(Duration::from_secs(20)).await.expect("result");
     assert_eq!(outcome, GoalOutcome::Succeeded, "{}", result.message);
     assert!(find_move(&start, &result.best_move).is_ok(), "{result:?}");
-    let level = planner::difficulty::load_level_file(std::path::Path::new(file)).expect("level");
+    let level = search::load_level_file(std::path::Path::new(file)).expect("level");
     assert_eq!(result.algorithm, level.spec.algorithm().name());
     assert!(result.depth >= 1);
     let e = tokio::time::timeout(Duration::from_secs(10), evaluations.next())

@@ -73,19 +73,16 @@ fn random_key() -> String {
     format!("{:016x}{:016x}", word(), word())
 }
 
-/// The level names of `dir` (its `*.yaml` files), for the page's new-game choice.
+/// The level names of `dir`, easiest first, for the page's new-game choice.
 fn level_names(dir: &str) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    if dir.is_empty() {
         return Vec::new();
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .collect();
-    names.sort();
-    names
+    }
+    let (levels, errors) = search::load_each(Path::new(dir));
+    for e in errors {
+        tracing::warn!("a difficulty level is left out of the page's list: {e}");
+    }
+    levels.into_iter().map(|l| l.name).collect()
 }
 
 /// The robot's geometry for the arm's drawing and Foxglove's 3D panel; without its configs the

@@ -31,37 +31,14 @@ pub fn find_share() -> PathBuf {
     checkers_robot::launch::find_share(&cwd)
 }
 
-/// The difficulty levels of `config/difficulty/*.yaml`, easiest first by their `rank:`
-/// (a level without one goes last, by name).
+/// The names of the difficulty levels of `config/difficulty/*.yaml`, easiest first
+/// ([`search::load_each`]); a file that does not read is left out with a warning.
 pub fn levels(share: &Path) -> Vec<String> {
-    let dir = share.join("config").join("difficulty");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return Vec::new();
-    };
-    let mut levels: Vec<(u32, String)> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
-        .filter_map(|p| {
-            let name = p.file_stem()?.to_str()?.to_string();
-            let rank = std::fs::read_to_string(&p)
-                .ok()
-                .and_then(|t| rank_of(&t))
-                .unwrap_or(u32::MAX);
-            Some((rank, name))
-        })
-        .collect();
-    levels.sort();
-    levels.into_iter().map(|(_, n)| n).collect()
-}
-
-/// The `rank: N` line of a difficulty file (a plain line scan: the files are flat YAML and
-/// pulling in a YAML parser for one number is not worth it).
-pub fn rank_of(text: &str) -> Option<u32> {
-    text.lines()
-        .map(str::trim)
-        .find_map(|l| l.strip_prefix("rank:"))
-        .and_then(|v| v.trim().parse().ok())
+    let (levels, errors) = search::load_each(&share.join("config").join("difficulty"));
+    for e in errors {
+        tracing::warn!("a difficulty level is left out: {e}");
+    }
+    levels.into_iter().map(|l| l.name).collect()
 }
 
 /// While alive, this process's stderr (fd 2) goes to a file: the tracing subscriber and the
@@ -93,28 +70,19 @@ mod tests {
 
     #[test]
     fn the_repositorys_levels_come_easiest_first() {
-        let levels = levels(Path::new(env!("CARGO_MANIFEST_DIR")));
+        let share = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let levels = levels(share);
         assert!(levels.len() >= 2, "{levels:?}");
+        let dir = share.join("config/difficulty");
+        let rank = |l: &str| {
+            search::load_level(&dir, l)
+                .map(|l| l.rank)
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
         for (a, b) in levels.iter().zip(levels.iter().skip(1)) {
-            let rank = |l: &str| {
-                let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("config/difficulty")
-                    .join(format!("{l}.yaml"));
-                std::fs::read_to_string(p).ok().and_then(|t| rank_of(&t))
-            };
             assert!(rank(a) <= rank(b), "{a} before {b}");
         }
         assert!(levels.iter().any(|l| l == "medium"));
-    }
-
-    #[test]
-    fn rank_is_read_from_its_line() {
-        assert_eq!(
-            rank_of("planner:\n  ros__parameters:\n    rank: 3\n"),
-            Some(3)
-        );
-        assert_eq!(rank_of("# rank: 9 in a comment\n"), None);
-        assert_eq!(rank_of("rank: high"), None);
     }
 
     #[test]

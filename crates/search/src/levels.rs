@@ -17,12 +17,13 @@ use std::time::Duration;
 
 use serde_yaml::Value;
 
-use search::{PlannerSpec, SpecError};
+use crate::{PlannerSpec, SpecError};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Level {
     /// The file's stem: `beginner`, `master`...
     pub name: String,
+    /// The level's place in the ladder, 1 the easiest; 0 where the file gives none.
     pub rank: u32,
     pub spec: PlannerSpec,
     pub description: String,
@@ -183,21 +184,47 @@ pub fn load_level_file(path: &Path) -> Result<Level, LevelError> {
     parse_level(&name, &text, path)
 }
 
-/// Every `*.yaml` level in `dir`, easiest first (by `rank`, then name).
+/// Every `*.yaml` level in `dir`, easiest first (see [`load_each`]); the first file that
+/// does not read is the error.
 pub fn load_all(dir: &Path) -> Result<Vec<Level>, LevelError> {
+    let (levels, mut errors) = load_each(dir);
+    match errors.is_empty() {
+        true => Ok(levels),
+        false => Err(errors.swap_remove(0)),
+    }
+}
+
+/// Every `*.yaml` level in `dir` that reads, easiest first (by `rank`, a level without one
+/// last, then by name), and what was wrong with the others: a menu of levels shows the good
+/// ones and says why the rest are missing.
+pub fn load_each(dir: &Path) -> (Vec<Level>, Vec<LevelError>) {
     let read = |source| LevelError::Read {
         path: dir.to_path_buf(),
         source,
     };
-    let mut levels = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(read)? {
-        let path = entry.map_err(read)?.path();
-        if path.extension().and_then(|e| e.to_str()) == Some("yaml") {
-            levels.push(load_level_file(&path)?);
+    let (mut levels, mut errors) = (Vec::new(), Vec::new());
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return (levels, vec![read(e)]),
+    };
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for entry in entries {
+        match entry {
+            Ok(e) => paths.push(e.path()),
+            Err(e) => errors.push(read(e)),
         }
     }
-    levels.sort_by(|a, b| a.rank.cmp(&b.rank).then_with(|| a.name.cmp(&b.name)));
-    Ok(levels)
+    paths.sort();
+    for path in paths {
+        if path.extension().and_then(|e| e.to_str()) == Some("yaml") {
+            match load_level_file(&path) {
+                Ok(level) => levels.push(level),
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    levels.sort_by_key(|l| (l.rank == 0, l.rank, l.name.clone()));
+    (levels, errors)
 }
 
 /// The level called `name` in `dir`.
@@ -224,7 +251,7 @@ pub fn load_level(dir: &Path, name: &str) -> Result<Level, LevelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use search::Algorithm;
+    use crate::Algorithm;
 
     fn parse(text: &str) -> Result<Level, LevelError> {
         parse_level("test", text, Path::new("test.yaml"))
