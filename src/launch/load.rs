@@ -6,59 +6,15 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use roxmltree::Node as El;
-use thiserror::Error;
 
+use super::file::{File, LaunchError};
 use super::schema::validate;
 use super::spec::{Entry, NodeSpec};
-use super::subst::{self, Scope, SubstError};
+use super::subst::{self, Scope};
 use super::PACKAGE;
-
-#[derive(Debug, Error)]
-pub enum LaunchError {
-    #[error("{file}: {source}")]
-    Read {
-        file: String,
-        source: std::io::Error,
-    },
-    #[error("{file}: not well-formed XML: {source}")]
-    Xml {
-        file: String,
-        source: roxmltree::Error,
-    },
-    #[error("{at}: {what}")]
-    At { at: String, what: String },
-    #[error("{at}: {source}")]
-    Subst { at: String, source: SubstError },
-    #[error("malformed launch argument {0:?}: expected name:=value")]
-    BadArgument(String),
-    #[error("launch argument(s) {given} not declared by any <arg> (declared: {declared})")]
-    Undeclared { given: String, declared: String },
-}
 
 /// Includes deeper than this are taken for a file including itself.
 const MAX_INCLUDE_DEPTH: usize = 32;
-
-/// The file being read.
-pub(super) struct File<'a, 'i> {
-    doc: &'a roxmltree::Document<'i>,
-    path: String,
-    dir: String,
-    name: String,
-}
-
-impl File<'_, '_> {
-    fn at(&self, el: El) -> String {
-        let pos = self.doc.text_pos_at(el.range().start);
-        format!("{}:{}", self.path, pos.row)
-    }
-
-    pub(super) fn err(&self, el: El, what: impl Into<String>) -> LaunchError {
-        LaunchError::At {
-            at: self.at(el),
-            what: what.into(),
-        }
-    }
-}
 
 /// Evaluates launch files into the processes to start.
 #[derive(Debug)]

@@ -5,6 +5,7 @@
 //! [`Entry::Foreign`]. Starting and supervising the processes is the command line's part
 //! (`checkers-robot launch`).
 
+mod file;
 mod load;
 mod schema;
 mod spec;
@@ -12,7 +13,8 @@ mod subst;
 
 use std::path::{Path, PathBuf};
 
-pub use load::{LaunchError, Loader};
+pub use file::LaunchError;
+pub use load::Loader;
 pub use spec::{shell_quote, Entry, NodeSpec};
 pub use subst::SubstError;
 

@@ -3,7 +3,7 @@
 
 use roxmltree::Node as El;
 
-use super::load::{File, LaunchError};
+use super::file::{File, LaunchError};
 
 /// Action elements and the attributes and children each accepts.
 fn schema(tag: &str) -> Option<(&'static [&'static str], Children)> {

@@ -2,10 +2,43 @@
 //! the IK's diagnosis of why a target cannot be reached.
 
 use nalgebra::Point3;
+use thiserror::Error;
 
 use crate::config::{Geometry, Limits};
-use crate::ik::IkError;
 use crate::joints::Joints;
+
+/// Why no joints reach a target: what the closed form finds (out of reach, beyond a limit),
+/// or the iteration's failure ([`crate::Ik::solve`]).
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum IkError {
+    #[error("target {target:?} m is out of reach: the wrist would be {distance:.4} m from the shoulder, the arm spans {min:.4}..{max:.4} m")]
+    OutOfReach {
+        target: [f64; 3],
+        distance: f64,
+        min: f64,
+        max: f64,
+    },
+    #[error("target {target:?} m needs {joint} = {value_deg:.2} deg, outside its limits {min_deg:.1}..{max_deg:.1} deg")]
+    JointLimit {
+        target: [f64; 3],
+        joint: &'static str,
+        value_deg: f64,
+        min_deg: f64,
+        max_deg: f64,
+    },
+    #[error("target {target:?} m lies on J1's axis, where the yaw is undefined")]
+    OnAxis { target: [f64; 3] },
+    #[error("target is not a finite point")]
+    NotFinite,
+    #[error(
+        "no convergence to {target:?} m within {iterations} iterations (residual {residual:.3e} m)"
+    )]
+    NoConvergence {
+        target: [f64; 3],
+        iterations: u32,
+        residual: f64,
+    },
+}
 
 /// The elbow-up joints that put the cup tip on `target`, or why there are none.
 ///

@@ -7,6 +7,26 @@
 //!   for the solver; [`ik`]: the inverse-Jacobian iteration; [`closed_form`]: the analytic
 //!   inverse, the independent check;
 //! - [`trajectory`]: timed joint-space motion.
+//!
+//! The joints that put the suction cup on a square, checked by forward kinematics:
+//!
+//! ```
+//! use arm_kinematics::{ArmConfig, BoardConfig, Ik, Joints};
+//!
+//! let arm = ArmConfig::builtin()?;
+//! let board = BoardConfig::builtin()?;
+//! let ik = Ik::new(&arm);
+//!
+//! // The centre of c3, from the arm's rest pose.
+//! let target = board.square_center("c3".parse()?);
+//! let rest = arm.rest();
+//! let solution = ik.solve(target, &Joints::new(rest[0], rest[1], rest[2]))?;
+//!
+//! // Forward kinematics takes those joints back to the target, within the solver's tolerance.
+//! let reached = ik.forward(&solution.joints);
+//! assert!((reached - target).norm() <= arm.ik.tolerance_m);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod board;
 pub mod closed_form;
@@ -18,8 +38,9 @@ pub mod trajectory;
 pub mod urdf_check;
 pub mod urdf_gen;
 
+pub use closed_form::IkError;
 pub use config::{ArmConfig, BoardConfig, ConfigError, RobotSide};
 pub use fk::{FkError, Kinematics};
-pub use ik::{Ik, IkError, Solution};
+pub use ik::{Ik, Solution};
 pub use joints::Joints;
 pub use trajectory::{Sample, Segment, Trajectory};

@@ -2,8 +2,7 @@
 
 use thiserror::Error;
 
-use crate::fen::to_fen;
-use crate::{Color, GameResult, Move, Position, Square};
+use crate::{Color, GameResult, Move, Square};
 
 /// Text that could not be read: a square, a move, a FEN or a PDN file.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -36,9 +35,10 @@ pub enum PositionError {
 pub enum MoveError {
     #[error("{0}")]
     Parse(#[from] ParseError),
-    /// `text` as it was given (a move's text, or what a caller typed).
-    #[error("illegal move {text:?} in {}", to_fen(position))]
-    Illegal { text: String, position: Position },
+    /// `text` as it was given (a move's text, or what a caller typed); `fen`, the position it
+    /// was tried in.
+    #[error("illegal move {text:?} in {fen}")]
+    Illegal { text: String, fen: String },
     #[error("move {text:?} is ambiguous: it names {}", texts(candidates))]
     Ambiguous { text: String, candidates: Vec<Move> },
     #[error("the game is over ({0})")]

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::error::MoveError;
-use crate::fen::parse_fen;
+use crate::fen::{parse_fen, to_fen};
 use crate::movegen::MoveList;
 use crate::moves::Move;
 use crate::position::{Color, Position};
@@ -321,7 +321,7 @@ impl Game {
         let Some(found) = legal.iter().find(|m| *m == mv) else {
             return Err(MoveError::Illegal {
                 text: mv.text(),
-                position: pos,
+                fen: to_fen(&pos),
             });
         };
         self.push(*found);

@@ -3,6 +3,7 @@
 //! exactly one legal move.
 
 use crate::error::{MoveError, ParseError};
+use crate::fen::to_fen;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::square::Square;
@@ -51,7 +52,7 @@ impl Position {
             [one] => Ok(**one),
             [] => Err(MoveError::Illegal {
                 text: text.trim().to_string(),
-                position: *self,
+                fen: to_fen(self),
             }),
             many => Err(MoveError::Ambiguous {
                 text: text.trim().to_string(),

@@ -4,7 +4,7 @@
 //! twice; out of the book it searches as usual.
 //!
 //! Built by `checkers-robot book` ([`build`]): alpha-beta scores every legal move of a position
-//! to the same depth ([`crate::coach::score_moves`]); the moves within `margin` (in win
+//! to the same depth ([`crate::planner::score_moves`]); the moves within `margin` (in win
 //! probability) of the best are kept, and the positions they lead to are scored in turn, ply
 //! by ply, from the start and from the arena's openings. Text form, one position a line:
 //! `FEN ; move value ; move value ...` with values in hundredths of a man for the side to move.
@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use draughts::Rng;
 use draughts::{parse_fen, to_fen, Game, Move, Position};
 
-use crate::coach::score_moves;
+use crate::planner::score_moves;
 use crate::planner::{
     value_to_win_probability, win_probability_to_value, Control, Decision, Limits, PlanError,
     Planner, SearchStats,

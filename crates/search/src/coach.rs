@@ -10,7 +10,8 @@ use std::fmt;
 use draughts::{Game, Move};
 
 use crate::alphabeta::AlphaBeta;
-use crate::{value_to_win_probability, Control, Limits, PlanError, Planner};
+pub use crate::planner::{score_moves, Scored};
+use crate::{Control, PlanError};
 
 /// The kind of move a teacher would call it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -108,51 +109,6 @@ pub struct Judgement {
     pub best: Move,
     /// How the opponent answers the played move, the answer first: the line that refutes it.
     pub refutation: Vec<Move>,
-}
-
-/// One legal move searched to the same depth as every other.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Scored {
-    pub mv: Move,
-    /// The mover's expected score after it (a win 1, a draw 1/2).
-    pub score: f64,
-    /// How the opponent answers, the answer first.
-    pub line: Vec<Move>,
-}
-
-/// Every legal move of `game`'s position searched by `engine` to `depth` plies (the move
-/// itself counts as one), for the coach's verdicts, the opening book and pondering. A cancel
-/// through `control` cuts the searches short (their scores are then rough).
-pub fn score_moves(
-    game: &Game,
-    engine: &mut dyn Planner,
-    depth: u32,
-    control: &Control,
-) -> Result<Vec<Scored>, PlanError> {
-    let moves = crate::planner::moves_to_plan(game)?;
-    let limits = Limits {
-        depth: Some(depth.saturating_sub(1).max(1)),
-        ..Limits::default()
-    };
-    let mut scored = Vec::with_capacity(moves.len());
-    for mv in moves.iter() {
-        let mut after = game.clone();
-        if after.play(mv).is_err() {
-            continue;
-        }
-        let (score, line) = match engine.choose(&after, &limits, control) {
-            Ok(d) => (1.0 - value_to_win_probability(d.value), d.stats.pv),
-            // The move ends the game: the mover won it, or drew it.
-            Err(PlanError::GameOver(_)) => (mover_score(&after, game), Vec::new()),
-            Err(e) => return Err(e),
-        };
-        scored.push(Scored {
-            mv: *mv,
-            score,
-            line,
-        });
-    }
-    Ok(scored)
 }
 
 /// Judges `played` in `game`'s current position with an alpha-beta search of every legal move
@@ -296,16 +252,6 @@ pub fn comment(j: &Judgement) -> String {
         Verdict::Best | Verdict::Good => String::new(),
         Verdict::Brilliant => "brilliant: the only move that holds".into(),
         v => format!("{v}; better {}", j.best.text()),
-    }
-}
-
-/// The mover's score when its move ended the game.
-fn mover_score(after: &Game, before: &Game) -> f64 {
-    let mover = before.position().side_to_move();
-    match after.result() {
-        draughts::GameResult::Win { winner, .. } if winner == mover => 1.0,
-        draughts::GameResult::Win { .. } => 0.0,
-        _ => 0.5,
     }
 }
 

@@ -165,6 +165,61 @@ pub fn win_probability_to_value(p: f64) -> i32 {
     ((p / (1.0 - p)).ln() / VALUE_SCALE_K).round() as i32
 }
 
+/// One legal move searched to the same depth as every other.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scored {
+    pub mv: Move,
+    /// The mover's expected score after it (a win 1, a draw 1/2).
+    pub score: f64,
+    /// How the opponent answers, the answer first.
+    pub line: Vec<Move>,
+}
+
+/// Every legal move of `game`'s position searched by `engine` to `depth` plies (the move
+/// itself counts as one), for the coach's verdicts, the opening book and pondering. A cancel
+/// through `control` cuts the searches short (their scores are then rough).
+pub fn score_moves(
+    game: &Game,
+    engine: &mut dyn Planner,
+    depth: u32,
+    control: &Control,
+) -> Result<Vec<Scored>, PlanError> {
+    let moves = moves_to_plan(game)?;
+    let limits = Limits {
+        depth: Some(depth.saturating_sub(1).max(1)),
+        ..Limits::default()
+    };
+    let mut scored = Vec::with_capacity(moves.len());
+    for mv in moves.iter() {
+        let mut after = game.clone();
+        if after.play(mv).is_err() {
+            continue;
+        }
+        let (score, line) = match engine.choose(&after, &limits, control) {
+            Ok(d) => (1.0 - value_to_win_probability(d.value), d.stats.pv),
+            // The move ends the game: the mover won it, or drew it.
+            Err(PlanError::GameOver(_)) => (mover_score(&after, game), Vec::new()),
+            Err(e) => return Err(e),
+        };
+        scored.push(Scored {
+            mv: *mv,
+            score,
+            line,
+        });
+    }
+    Ok(scored)
+}
+
+/// The mover's score when its move ended the game.
+fn mover_score(after: &Game, before: &Game) -> f64 {
+    let mover = before.position().side_to_move();
+    match after.result() {
+        draughts::GameResult::Win { winner, .. } if winner == mover => 1.0,
+        draughts::GameResult::Win { .. } => 0.0,
+        _ => 0.5,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,35 @@
 //! Without the default `std` feature the crate is `no_std` and allocates nothing: every buffer
 //! is a `heapless` one of the size the protocol gives, and time is [`Micros`]. The controllers'
 //! firmware (`firmware/core`) runs this very code.
+//!
+//! The handshake between the arm node's end and the arm controller's, with the bytes each end
+//! writes handed to the other (a serial port does that in the robot):
+//!
+//! ```
+//! use std::time::Instant;
+//!
+//! use serial_link::{ArmController, ArmHost, ControllerKind, Event, FirmwareId, LinkConfig};
+//!
+//! let now = Instant::now();
+//! let mut host = ArmHost::host(ControllerKind::Arm, LinkConfig::default(), now);
+//! let mut arm: ArmController<Instant> = ArmController::controller(
+//!     ControllerKind::Arm,
+//!     FirmwareId::new("arm 1.0"),
+//!     LinkConfig::default(),
+//!     now,
+//! );
+//! // The host says hello at its first timeout; the controller answers, the host acknowledges.
+//! host.handle_timeout(now);
+//! for _ in 0..3 {
+//!     arm.receive(&host.take_transmit(), now);
+//!     host.receive(&arm.take_transmit(), now);
+//! }
+//! assert!(host.is_connected() && arm.is_connected());
+//! match host.poll_event() {
+//!     Some(Event::Connected(peer)) => assert_eq!(peer.firmware.to_string(), "arm 1.0"),
+//!     other => panic!("expected the session to start, got {other:?}"),
+//! }
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 

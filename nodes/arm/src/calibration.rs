@@ -15,8 +15,8 @@ use nalgebra::{Point3, Vector2};
 use thiserror::Error;
 
 use arm_kinematics::config::{ArmConfig, BoardConfig};
-use arm_kinematics::ik::{Ik, IkError};
 use arm_kinematics::joints::Joints;
+use arm_kinematics::{Ik, IkError};
 
 /// The two squares the user jogs the cup to.
 pub const FIRST: Square = match Square::from_file_rank(0, 0) {

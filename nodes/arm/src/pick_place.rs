@@ -19,9 +19,9 @@ use thiserror::Error;
 use tracing::debug;
 
 use arm_kinematics::config::{ArmConfig, BoardConfig, Limits, MotionConfig};
-use arm_kinematics::ik::{Ik, IkError};
 use arm_kinematics::joints::Joints;
 use arm_kinematics::trajectory::{Piece, Segment, Trajectory};
+use arm_kinematics::{Ik, IkError};
 
 #[derive(Debug, Error, Clone, PartialEq)]
 pub enum PlanError {

@@ -2,12 +2,7 @@
 //! The weights are tuned by match play (`examples/match_tune.rs`, documented in
 //! `docs/planners.md`), not guessed.
 
-use std::sync::Arc;
-
 use draughts::{Color, Position};
-
-use super::net::EvalNet;
-use super::patterns::Patterns;
 
 use crate::bits::{self, north, south, BIG_CENTRE, CENTRE, EDGES, NE, NW, SE, SW};
 
@@ -111,53 +106,6 @@ pub fn white_value(pos: &Position, weights: &Weights) -> i32 {
         .zip(weights.iter())
         .map(|(f, w)| f * w)
         .sum()
-}
-
-/// What alpha-beta evaluates with: the tuned linear weights, or the pattern evaluation
-/// ([`super::patterns`]) in their place; and the learned correction ([`super::net`]) on top
-/// when one is given (fitted to whichever of the two it corrects).
-#[derive(Clone, Debug)]
-pub struct Evaluator {
-    pub weights: Weights,
-    pub net: Option<Arc<EvalNet>>,
-    pub patterns: Option<Arc<Patterns>>,
-}
-
-impl Evaluator {
-    pub fn linear(weights: Weights) -> Evaluator {
-        Evaluator {
-            weights,
-            net: None,
-            patterns: None,
-        }
-    }
-
-    /// The value of `pos` for the side to move, in hundredths of a man.
-    #[inline]
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        let v = self.base(pos);
-        match self.net_for(pos) {
-            Some(net) => v + net.correction(pos),
-            None => v,
-        }
-    }
-
-    /// The value without the network: the linear or the pattern evaluation.
-    #[inline]
-    pub fn base(&self, pos: &Position) -> i32 {
-        match &self.patterns {
-            Some(patterns) => patterns.evaluate(pos),
-            None => evaluate(pos, &self.weights),
-        }
-    }
-
-    /// The network, where it applies to `pos` (enough pieces on the board).
-    #[inline]
-    pub fn net_for(&self, pos: &Position) -> Option<&EvalNet> {
-        self.net
-            .as_deref()
-            .filter(|_| pos.occupied().count_ones() >= super::net::MIN_PIECES)
-    }
 }
 
 /// The value of `pos` for the side to move, in hundredths of a man.

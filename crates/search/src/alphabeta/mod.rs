@@ -4,6 +4,7 @@
 //! own and they share the transposition table, so each profits from what the others proved.
 
 pub mod eval;
+pub mod evaluator;
 pub mod net;
 pub mod patterns;
 pub mod search;
@@ -20,7 +21,8 @@ use crate::planner::{
     moves_to_plan, value_to_win_probability, Control, Decision, Limits, PlanError, Planner,
     Progress, SearchStats, WIN_SCORE,
 };
-use eval::{Evaluator, Weights, WEIGHTS};
+use eval::{Weights, WEIGHTS};
+use evaluator::Evaluator;
 use net::EvalNet;
 use search::{History, Pruning, Search, INF, MAX_PLY};
 use tt::{MoveKey, Table};
@@ -310,7 +312,7 @@ impl Planner for AlphaBeta {
             progress: None,
         };
         let expected = self.table_move(game.position());
-        let Ok(mut replies) = crate::coach::score_moves(game, self, PONDER_RANKING_DEPTH, &quiet)
+        let Ok(mut replies) = crate::planner::score_moves(game, self, PONDER_RANKING_DEPTH, &quiet)
         else {
             return;
         };

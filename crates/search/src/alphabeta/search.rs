@@ -9,7 +9,7 @@ use std::time::Instant;
 use draughts::Counters;
 use draughts::{Move, MoveList, Position};
 
-use super::eval::Evaluator;
+use super::evaluator::Evaluator;
 use super::net::Accumulator;
 use super::tt::{Bound, MoveKey, Table};
 use crate::endgame::{EndgameDb, Outcome};

@@ -190,7 +190,7 @@ fn the_learned_correction_changes_the_values_not_the_rules() {
     assert!(game.legal_moves().contains(&learned.best));
     assert_eq!(with(Some(shipped)).best, learned.best);
     let start = Position::start();
-    let e = eval::Evaluator {
+    let e = evaluator::Evaluator {
         weights: WEIGHTS,
         net: Some(net::built_in().expect("net")),
         patterns: None,
