@@ -200,8 +200,7 @@ impl Position {
             let mut sink = ChildSink {
                 pos: self,
                 f: &mut f,
-                seen: SmallVec::new(),
-                first: 0,
+                repeats: Repeats::default(),
             };
             self.captures_into(jumpers, &mut sink);
         } else {
@@ -358,24 +357,49 @@ impl Sink for ListSink<'_> {
     }
 }
 
+/// The captures of the current piece that could be reached twice, each (to, captured set)
+/// kept once: a piece's own sequences are the only ones that can repeat an identity.
+#[derive(Default)]
+struct Repeats {
+    seen: SmallVec<[(Square, u64); 32]>,
+    /// Where the current piece's entries start.
+    first: usize,
+}
+
+impl Repeats {
+    #[inline(always)]
+    fn start_piece(&mut self) {
+        self.first = self.seen.len();
+    }
+
+    /// Whether (to, captured) is new for this piece; it is remembered.
+    #[inline]
+    fn first_time(&mut self, to: Square, captured: u64) -> bool {
+        if self.seen[self.first..].contains(&(to, captured)) {
+            return false;
+        }
+        self.seen.push((to, captured));
+        true
+    }
+}
+
 /// Counts distinct moves, remembering only those that could be reached twice.
 #[derive(Default)]
 struct CountSink {
     plain: usize,
-    seen: SmallVec<[(Square, u64); 32]>,
-    first: usize,
+    repeats: Repeats,
 }
 
 impl CountSink {
     fn count(&self) -> usize {
-        self.plain + self.seen.len()
+        self.plain + self.repeats.seen.len()
     }
 }
 
 impl Sink for CountSink {
     #[inline(always)]
     fn start_piece(&mut self) {
-        self.first = self.seen.len();
+        self.repeats.start_piece();
     }
 
     #[inline]
@@ -391,10 +415,7 @@ impl Sink for CountSink {
             self.plain += 1;
             return;
         }
-        let to = path[path.len() - 1];
-        if !self.seen[self.first..].contains(&(to, captured)) {
-            self.seen.push((to, captured));
-        }
+        self.repeats.first_time(path[path.len() - 1], captured);
     }
 }
 
@@ -402,15 +423,13 @@ impl Sink for CountSink {
 struct ChildSink<'a, F: FnMut(&Position)> {
     pos: &'a Position,
     f: &'a mut F,
-    /// The moves that could be reached twice, as in [`CountSink`].
-    seen: SmallVec<[(Square, u64); 32]>,
-    first: usize,
+    repeats: Repeats,
 }
 
 impl<F: FnMut(&Position)> Sink for ChildSink<'_, F> {
     #[inline(always)]
     fn start_piece(&mut self) {
-        self.first = self.seen.len();
+        self.repeats.start_piece();
     }
 
     #[inline]
@@ -423,11 +442,8 @@ impl<F: FnMut(&Position)> Sink for ChildSink<'_, F> {
         may_repeat: bool,
     ) {
         let to = path[path.len() - 1];
-        if may_repeat {
-            if self.seen[self.first..].contains(&(to, captured)) {
-                return;
-            }
-            self.seen.push((to, captured));
+        if may_repeat && !self.repeats.first_time(to, captured) {
+            return;
         }
         let king = promotes || self.pos.kings(self.pos.side_to_move()) & from.mask() != 0;
         (self.f)(
