@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use checkers_msgs::msg::GameState;
 use graph_support::{play_human_to_the_end, sim, GraphClient, START};
-use ros2_support::{install_package, launch, rmw, ros2_prefix, ros_shell, tail, NODES};
+use ros2_support::{install_package, launch, rmw, ros2_prefix, ros_shell, tail};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ros2_launch_plays_a_game_to_its_end() {
@@ -96,7 +96,7 @@ async fn ros2_launch_plays_a_game_to_its_end() {
     }
     drop(launch);
     let text = std::fs::read_to_string(&log).unwrap_or_default();
-    for node in NODES {
+    for node in checkers_robot::node_table::names() {
         assert!(
             text.contains(&format!("[{node}-")),
             "launch_ros started {node}:\n{}",

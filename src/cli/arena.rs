@@ -50,7 +50,7 @@ pub struct Args {
     #[arg(long, default_value = "config/gauntlet.yaml")]
     gauntlet_file: PathBuf,
     /// With `--gauntlet`: only these time controls (`100ms,1s`).
-    #[arg(long, value_delimiter = ',', value_parser = super::parse_duration_arg)]
+    #[arg(long, value_delimiter = ',', value_parser = search::parse_duration)]
     time_controls: Option<Vec<std::time::Duration>>,
     /// With `--gauntlet`: the results table to write.
     #[arg(long, default_value_os_t = super::gauntlet::default_table())]
@@ -67,7 +67,7 @@ pub struct Args {
     span: Option<u32>,
     /// How long the opponent of a `ponder=1` planner thinks on each move (`5s`, `500ms`):
     /// the pondering planner searches meanwhile, as the robot does while the human thinks.
-    #[arg(long, value_parser = super::parse_duration_arg)]
+    #[arg(long, value_parser = search::parse_duration)]
     think: Option<std::time::Duration>,
 }
 

@@ -30,39 +30,66 @@ pub struct GauntletArgs<'a> {
     pub think: Option<Duration>,
 }
 
+/// Why a gauntlet file was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum GauntletFileError {
+    #[error("not YAML: {0}")]
+    Yaml(#[from] serde_yaml::Error),
+    #[error("expected `time_controls: [100ms, 1s]`")]
+    NoTimeControls,
+    #[error("a time control is a duration such as 1s")]
+    TimeControlNotText,
+    #[error("time control `{text}`: {why}")]
+    TimeControl { text: String, why: &'static str },
+    #[error("expected `opponents:`, a mapping of names to planner specs")]
+    NoOpponents,
+    #[error("opponent names are strings")]
+    NameNotText,
+    #[error("opponent `{0}`: expected a planner spec")]
+    SpecNotText(String),
+    #[error("opponent `{name}`: {why}")]
+    Spec {
+        name: String,
+        why: search::SpecError,
+    },
+    #[error("a gauntlet needs a time control and an opponent")]
+    Empty,
+}
+
 /// A gauntlet file: `time_controls: [100ms, 1s]` and `opponents:`, names to planner specs.
-pub fn parse_gauntlet(text: &str) -> Result<Gauntlet, String> {
-    let doc: Value = serde_yaml::from_str(text).map_err(|e| format!("not YAML: {e}"))?;
+pub fn parse_gauntlet(text: &str) -> Result<Gauntlet, GauntletFileError> {
+    use GauntletFileError as E;
+    let doc: Value = serde_yaml::from_str(text)?;
     let time_controls = doc
         .get("time_controls")
         .and_then(Value::as_sequence)
-        .ok_or("expected `time_controls: [100ms, 1s]`")?
+        .ok_or(E::NoTimeControls)?
         .iter()
         .map(|v| {
-            let text = v
-                .as_str()
-                .ok_or("a time control is a duration such as 1s")?;
-            parse_duration(text).map_err(|e| format!("time control `{text}`: {e}"))
+            let text = v.as_str().ok_or(E::TimeControlNotText)?;
+            parse_duration(text).map_err(|why| E::TimeControl {
+                text: text.to_string(),
+                why,
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let opponents = doc
         .get("opponents")
         .and_then(Value::as_mapping)
-        .ok_or("expected `opponents:`, a mapping of names to planner specs")?
+        .ok_or(E::NoOpponents)?
         .iter()
         .map(|(k, v)| {
-            let name = k.as_str().ok_or("opponent names are strings")?;
-            let spec = v
-                .as_str()
-                .ok_or_else(|| format!("opponent `{name}`: expected a planner spec"))?;
-            let spec: PlannerSpec = spec
-                .parse()
-                .map_err(|e| format!("opponent `{name}`: {e}"))?;
+            let name = k.as_str().ok_or(E::NameNotText)?;
+            let spec = v.as_str().ok_or_else(|| E::SpecNotText(name.to_string()))?;
+            let spec: PlannerSpec = spec.parse().map_err(|why| E::Spec {
+                name: name.to_string(),
+                why,
+            })?;
             Ok((name.to_string(), spec))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, E>>()?;
     if time_controls.is_empty() || opponents.is_empty() {
-        return Err("a gauntlet needs a time control and an opponent".into());
+        return Err(E::Empty);
     }
     Ok(Gauntlet {
         time_controls,
@@ -169,11 +196,13 @@ mod tests {
         assert!(
             parse_gauntlet("time_controls: [fast]\nopponents:\n  a: mcts\n")
                 .expect_err("bad tc")
+                .to_string()
                 .contains("fast")
         );
         assert!(
             parse_gauntlet("time_controls: [1s]\nopponents:\n  a: chess\n")
                 .expect_err("bad spec")
+                .to_string()
                 .contains("chess")
         );
     }

@@ -105,11 +105,6 @@ pub fn parse_position(fen: &str) -> anyhow::Result<Position> {
     parse_fen(fen).map_err(bad_input)
 }
 
-/// A duration on the command line: `500ms`, `1s`, `2m`, `1.5` (seconds).
-pub fn parse_duration_arg(text: &str) -> Result<std::time::Duration, String> {
-    search::parse_duration(text).map_err(str::to_string)
-}
-
 /// Warnings and errors on stderr, except the DDS layers' internals (RustDDS's loopback
 /// discovery chatter and teardown errors, ros2-client's notes), which are not the user's
 /// business; `RUST_LOG` replaces the whole filter.

@@ -63,7 +63,7 @@ pub struct Args {
     timings: bool,
     /// The simulated human takes at least this long over each move (`5s`), as a person
     /// would: the time a pondering robot (`ponder: true`, master) thinks on.
-    #[arg(long, value_parser = super::parse_duration_arg)]
+    #[arg(long, value_parser = search::parse_duration)]
     think: Option<Duration>,
 }
 

@@ -23,17 +23,3 @@ fn an_unknown_node_is_bad_input() {
         Some(ExitCode::from(2))
     );
 }
-
-#[test]
-fn every_entry_point_is_a_node() {
-    let bins = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/bin"))
-        .expect("src/bin")
-        .filter_map(Result::ok)
-        .filter_map(|e| e.path().file_stem()?.to_str().map(str::to_string))
-        .collect::<std::collections::BTreeSet<_>>();
-    let names = NAMES
-        .iter()
-        .map(|n| n.to_string())
-        .collect::<std::collections::BTreeSet<_>>();
-    assert_eq!(bins, names);
-}

@@ -11,17 +11,6 @@ use std::time::Duration;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
-pub const NODES: [&str; 8] = [
-    "sim_node",
-    "board_sensor_node",
-    "arm_node",
-    "planner_node",
-    "arbiter_node",
-    "expression_node",
-    "web_node",
-    "recorder_node",
-];
-
 pub fn ros2_prefix() -> Option<PathBuf> {
     let prefix = std::env::var_os("ROS2_PREFIX")
         .map(PathBuf::from)
@@ -63,7 +52,7 @@ pub fn install_package(root: &Path) -> PathBuf {
     let exe_dir = Path::new(env!("CARGO_BIN_EXE_checkers-robot"))
         .parent()
         .expect("the executables' folder");
-    for node in NODES {
+    for node in checkers_robot::node_table::names() {
         std::os::unix::fs::symlink(exe_dir.join(node), lib.join(node)).expect("symlink");
     }
     prefix

@@ -25,9 +25,20 @@ pub struct Sample {
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {
     #[error("line {line}: {why}")]
-    Line { line: usize, why: String },
+    Line { line: usize, why: SampleError },
     #[error(transparent)]
     Io(#[from] std::io::Error),
+}
+
+/// Why a line is not a sample.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum SampleError {
+    #[error("expected FEN, MCTS value and result, separated by tabs")]
+    Fields,
+    #[error(transparent)]
+    Fen(#[from] draughts::ParseError),
+    #[error("{what} {text:?} is not a number from 0 to 1")]
+    Unit { what: &'static str, text: String },
 }
 
 impl Sample {
@@ -35,19 +46,22 @@ impl Sample {
         format!("{}\t{:.4}\t{}", to_fen(&self.pos), self.mcts, self.result)
     }
 
-    pub fn parse(text: &str) -> Result<Sample, String> {
+    pub fn parse(text: &str) -> Result<Sample, SampleError> {
         let mut parts = text.split('\t');
         let (Some(fen), Some(mcts), Some(result), None) =
             (parts.next(), parts.next(), parts.next(), parts.next())
         else {
-            return Err("expected FEN, MCTS value and result, separated by tabs".into());
+            return Err(SampleError::Fields);
         };
-        let pos = parse_fen(fen).map_err(|e| e.to_string())?;
-        let unit = |t: &str, what: &str| {
+        let pos = parse_fen(fen)?;
+        let unit = |t: &str, what: &'static str| {
             t.parse::<f32>()
                 .ok()
                 .filter(|v| (0.0..=1.0).contains(v))
-                .ok_or_else(|| format!("{what} {t:?} is not a number from 0 to 1"))
+                .ok_or_else(|| SampleError::Unit {
+                    what,
+                    text: t.to_string(),
+                })
         };
         Ok(Sample {
             pos,

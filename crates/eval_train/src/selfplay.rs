@@ -65,19 +65,19 @@ impl Record {
     }
 
     /// Reads a record of either format: 14 bytes (no search value) or 16.
-    fn from_bytes(b: &[u8]) -> Result<Record, String> {
+    fn from_bytes(b: &[u8]) -> Result<Record, BadRecord> {
         let word = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
         let (white, black, kings) = (word(0), word(4), word(8));
         if white & black != 0 || kings & !(white | black) != 0 {
-            return Err("overlapping pieces".into());
+            return Err(BadRecord::Overlap);
         }
         let side = match b[12] {
             0 => Color::White,
             1 => Color::Black,
-            other => return Err(format!("side to move {other}")),
+            other => return Err(BadRecord::Side(other)),
         };
         if b[13] > 2 {
-            return Err(format!("result {}", b[13]));
+            return Err(BadRecord::Result(b[13]));
         }
         let pos = Position::from_boards(
             numbered_to_bitboard(white),
@@ -85,12 +85,12 @@ impl Record {
             numbered_to_bitboard(kings),
             side,
         );
-        pos.validate().map_err(|e| e.to_string())?;
+        pos.validate()?;
         let search = match b.get(14..16) {
             Some(&[lo, hi]) => match u16::from_le_bytes([lo, hi]) {
                 NOT_SEARCHED => None,
                 v if f32::from(v) <= SEARCH_SCALE => Some(f32::from(v) / SEARCH_SCALE),
-                v => return Err(format!("search value {v}")),
+                v => return Err(BadRecord::Search(v)),
             },
             _ => None,
         };
@@ -100,6 +100,21 @@ impl Record {
             search,
         })
     }
+}
+
+/// What is wrong inside one stored position.
+#[derive(Debug, thiserror::Error)]
+pub enum BadRecord {
+    #[error("overlapping pieces")]
+    Overlap,
+    #[error("side to move {0}")]
+    Side(u8),
+    #[error("result {0}")]
+    Result(u8),
+    #[error(transparent)]
+    Position(#[from] draughts::PositionError),
+    #[error("search value {0}")]
+    Search(u16),
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -116,7 +131,7 @@ pub enum RecordError {
     Bad {
         file: String,
         index: usize,
-        why: String,
+        why: BadRecord,
     },
     #[error("{file}: {source}")]
     Io {

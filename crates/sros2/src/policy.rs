@@ -183,7 +183,7 @@ fn rule(
         };
         for name in elements(el, child) {
             let text = name.text().unwrap_or("").trim();
-            let fqn = resolve(text, ns, node).map_err(|why| bad(file, &why))?;
+            let fqn = resolve(text, ns, node).map_err(|why| bad(file, &why.to_string()))?;
             if kind == "actions" {
                 action(&fqn, *role == "call", access);
                 continue;
@@ -217,11 +217,20 @@ fn action(fqn: &str, client: bool, access: &mut Access) {
     }
 }
 
+/// Why a name in a policy is not a ROS name.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+enum NameError {
+    #[error("an empty name")]
+    Empty,
+    #[error("{0:?} is not a valid name")]
+    Invalid(String),
+}
+
 /// The fully qualified name: absolute names stay, `~` is the node's own, others are relative
 /// to the profile's namespace.
-fn resolve(name: &str, ns: &str, node: &str) -> Result<String, String> {
+fn resolve(name: &str, ns: &str, node: &str) -> Result<String, NameError> {
     if name.is_empty() {
-        return Err("an empty name".into());
+        return Err(NameError::Empty);
     }
     let ns = ns.trim_end_matches('/');
     let full = if name.starts_with('/') {
@@ -232,7 +241,7 @@ fn resolve(name: &str, ns: &str, node: &str) -> Result<String, String> {
         format!("{ns}/{name}")
     };
     if full.contains("//") || full.ends_with('/') {
-        return Err(format!("{name:?} is not a valid name"));
+        return Err(NameError::Invalid(name.to_string()));
     }
     Ok(full)
 }

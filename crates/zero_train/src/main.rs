@@ -70,14 +70,26 @@ struct WarmArgs {
     common: Common,
 }
 
-fn parse_shape(s: &str) -> Result<Shape, String> {
-    let bad = || format!("expected BLOCKSxFILTERS (6x40, say), not {s:?}");
+/// Why `--grow` was refused.
+#[derive(Debug, thiserror::Error)]
+enum ShapeArgError {
+    #[error("expected BLOCKSxFILTERS (6x40, say), not {0:?}")]
+    Form(String),
+    #[error("blocks and filters must be at least 1")]
+    Empty,
+}
+
+fn parse_shape(s: &str) -> Result<Shape, ShapeArgError> {
+    let bad = || ShapeArgError::Form(s.to_string());
     let (b, f) = s.split_once('x').ok_or_else(bad)?;
     let (blocks, filters) = (
         b.trim().parse().map_err(|_| bad())?,
         f.trim().parse().map_err(|_| bad())?,
     );
-    shape(blocks, filters).map_err(|e| e.to_string())
+    if blocks == 0 || filters == 0 {
+        return Err(ShapeArgError::Empty);
+    }
+    Ok(Shape { blocks, filters })
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]

@@ -46,6 +46,28 @@ impl Request {
     }
 }
 
+/// Why a player's request was not carried out, as the page shows it.
+#[derive(Debug, thiserror::Error)]
+pub enum Refused {
+    #[error("this is a replay: nothing can be played")]
+    Replay,
+    #[error("the robot's board is real: move the piece on it and press confirm")]
+    RealBoard,
+    #[error("no game state yet")]
+    NoState,
+    #[error("it is not your move now ({})", graph_client::client::status_name(*.0))]
+    NotYourTurn(u8),
+    #[error("{text:?} is not a legal move here; legal: {}", legal.join(" "))]
+    Illegal { text: String, legal: Vec<String> },
+    #[error("robot_color {0}: 0 (the robot plays White) or 1 (Black)")]
+    Color(u8),
+    #[error("spectators watch: open the player's link (with its key) to play")]
+    Spectator,
+    /// The graph's own answer, with its causes on the one line the page shows.
+    #[error("{}", error_chain(.0))]
+    Graph(#[from] graph_client::GraphError),
+}
+
 /// Who acts on a player's requests.
 #[derive(Debug, Clone)]
 pub enum Controls {
@@ -62,17 +84,15 @@ impl Controls {
     }
 
     /// Carries out `request`; the answer, or why not.
-    pub async fn handle(&self, request: Request) -> Result<String, String> {
+    pub async fn handle(&self, request: Request) -> Result<String, Refused> {
         let (client, sim) = match self {
             Controls::Live { client, sim } => (client, *sim),
-            Controls::Replay => return Err("this is a replay: nothing can be played".into()),
+            Controls::Replay => return Err(Refused::Replay),
         };
         let said = match request {
             Request::Move { text, .. } => {
                 if !sim {
-                    return Err(
-                        "the robot's board is real: move the piece on it and press confirm".into(),
-                    );
+                    return Err(Refused::RealBoard);
                 }
                 check_move(client.state(), &text)?;
                 let r = client
@@ -87,9 +107,7 @@ impl Controls {
                 robot_color, level, ..
             } => {
                 if robot_color > NewGame_Request::SIDE_BLACK {
-                    return Err(format!(
-                        "robot_color {robot_color}: 0 (the robot plays White) or 1 (Black)"
-                    ));
+                    return Err(Refused::Color(robot_color));
                 }
                 client.new_game(robot_color, &level, "").await
             }
@@ -104,29 +122,25 @@ impl Controls {
                 client.resign(human).await
             }
         };
-        said.map_err(|e| error_chain(&e))
+        Ok(said?)
     }
 }
 
 /// A move the human may make now: the game waits for them and the arbiter lists it.
-fn check_move(state: Option<GameState>, text: &str) -> Result<(), String> {
+fn check_move(state: Option<GameState>, text: &str) -> Result<(), Refused> {
     let Some(state) = state else {
-        return Err("no game state yet".into());
+        return Err(Refused::NoState);
     };
     if state.status != GameState::STATUS_WAITING_FOR_HUMAN {
-        return Err(format!(
-            "it is not your move now ({})",
-            graph_client::client::status_name(state.status)
-        ));
+        return Err(Refused::NotYourTurn(state.status));
     }
     if state.legal_moves.iter().any(|m| m.text == text) {
         return Ok(());
     }
-    let legal: Vec<&str> = state.legal_moves.iter().map(|m| m.text.as_str()).collect();
-    Err(format!(
-        "{text:?} is not a legal move here; legal: {}",
-        legal.join(" ")
-    ))
+    Err(Refused::Illegal {
+        text: text.to_string(),
+        legal: state.legal_moves.into_iter().map(|m| m.text).collect(),
+    })
 }
 
 /// An error and its causes in one line.
@@ -163,12 +177,15 @@ mod tests {
     #[test]
     fn only_a_listed_move_in_the_humans_turn_is_passed_on() {
         assert!(check_move(Some(waiting(&["c3-d4", "c3-b4"])), "c3-d4").is_ok());
-        let e = check_move(Some(waiting(&["c3-d4"])), "a3-b4").expect_err("illegal");
+        let e = check_move(Some(waiting(&["c3-d4"])), "a3-b4")
+            .expect_err("illegal")
+            .to_string();
         assert!(e.contains("not a legal move") && e.contains("c3-d4"), "{e}");
         let mut thinking = waiting(&["c3-d4"]);
         thinking.status = GameState::STATUS_ROBOT_THINKING;
         assert!(check_move(Some(thinking), "c3-d4")
             .expect_err("not now")
+            .to_string()
             .contains("robot thinking"));
         assert!(check_move(None, "c3-d4").is_err());
     }

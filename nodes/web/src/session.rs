@@ -8,7 +8,7 @@ use futures::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio::sync::{broadcast, mpsc};
 
-use crate::controls::{Controls, Request};
+use crate::controls::{Controls, Refused, Request};
 use crate::hub::{Hub, Update};
 
 /// The longest request a page sends is well under this; more is not a request.
@@ -44,10 +44,10 @@ pub fn update_json(u: &Update) -> String {
     }
 }
 
-fn reply(id: u64, result: Result<String, String>) -> String {
+fn reply(id: u64, result: Result<String, Refused>) -> String {
     let (ok, message) = match result {
         Ok(m) => (true, m),
-        Err(m) => (false, m),
+        Err(m) => (false, m.to_string()),
     };
     json!({"op": "reply", "id": id, "ok": ok, "message": message}).to_string()
 }
@@ -109,7 +109,7 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, controls: Controls, role: Rol
                         Ok(()) => continue,
                         Err(_) => error("too many requests at once: wait for the answers"),
                     },
-                    Err(e) => e,
+                    Err(e) => e.frame(),
                 },
                 Some(Ok(Message::Binary(_))) => error("requests are JSON text"),
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => break,
@@ -123,21 +123,36 @@ pub async fn run(socket: WebSocket, hub: Arc<Hub>, controls: Controls, role: Rol
     worker.abort();
 }
 
-/// A request the page may make, or the error message that answers it.
-fn read_request(text: &str, role: Role) -> Result<Request, String> {
-    if text.len() > MAX_REQUEST {
-        return Err(error(&format!(
-            "a request of {} bytes: at most {MAX_REQUEST}",
-            text.len()
-        )));
+/// Why a frame from the page is not a request it may make.
+#[derive(Debug, thiserror::Error)]
+enum BadRequest {
+    #[error("a request of {0} bytes: at most {MAX_REQUEST}")]
+    TooLong(usize),
+    #[error("not a request: {0}")]
+    Malformed(#[from] serde_json::Error),
+    /// A well-formed request from a page without the player's key.
+    #[error("{1}")]
+    NotAllowed(u64, Refused),
+}
+
+impl BadRequest {
+    /// The frame that answers it: a reply to a request with an id, else an error.
+    fn frame(self) -> String {
+        match self {
+            BadRequest::NotAllowed(id, why) => reply(id, Err(why)),
+            other => error(&other.to_string()),
+        }
     }
-    let request: Request =
-        serde_json::from_str(text).map_err(|e| error(&format!("not a request: {e}")))?;
+}
+
+/// A request the page may make.
+fn read_request(text: &str, role: Role) -> Result<Request, BadRequest> {
+    if text.len() > MAX_REQUEST {
+        return Err(BadRequest::TooLong(text.len()));
+    }
+    let request: Request = serde_json::from_str(text)?;
     if role == Role::Spectator {
-        return Err(reply(
-            request.id(),
-            Err("spectators watch: open the player's link (with its key) to play".into()),
-        ));
+        return Err(BadRequest::NotAllowed(request.id(), Refused::Spectator));
     }
     Ok(request)
 }
@@ -150,13 +165,18 @@ mod tests {
     fn spectators_and_bad_requests_are_answered_with_errors() {
         let move_ = r#"{"op":"move","id":5,"text":"c3-d4"}"#;
         assert!(read_request(move_, Role::Player).is_ok());
-        let e = read_request(move_, Role::Spectator).expect_err("spectator");
+        let e = read_request(move_, Role::Spectator)
+            .expect_err("spectator")
+            .frame();
         assert!(e.contains(r#""id":5"#) && e.contains("spectators"), "{e}");
-        let e = read_request("{not json", Role::Player).expect_err("malformed");
+        let e = read_request("{not json", Role::Player)
+            .expect_err("malformed")
+            .frame();
         assert!(e.contains(r#""op":"error""#), "{e}");
         let huge = format!(r#"{{"op":"move","id":1,"text":"{}"}}"#, "x".repeat(10_000));
         assert!(read_request(&huge, Role::Player)
             .expect_err("huge")
+            .frame()
             .contains("at most"));
     }
 }

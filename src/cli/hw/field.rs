@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long)]
     count: Option<u32>,
     /// Time between readings.
-    #[arg(long, default_value = "250ms", value_parser = crate::cli::parse_duration_arg)]
+    #[arg(long, default_value = "250ms", value_parser = search::parse_duration)]
     every: Duration,
 }
 

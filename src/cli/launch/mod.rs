@@ -14,7 +14,7 @@ use anyhow::Context;
 use checkers_robot::launch::{find_share, shell_quote, Entry, Loader, PACKAGE};
 
 use super::bad_input;
-use crate::nodes::NAMES;
+use checkers_robot::node_table;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -46,7 +46,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             Entry::Foreign { pkg, exec, origin } => eprintln!(
                 "[launch] skipping {exec} (package {pkg}, {origin}): not ours; it runs under ros2 launch"
             ),
-            Entry::Node(spec) if !NAMES.contains(&spec.exec.as_str()) => {
+            Entry::Node(spec) if node_table::find(&spec.exec).is_none() => {
                 unknown.push(format!("{} ({})", spec.exec, spec.origin));
             }
             Entry::Node(spec) => {
@@ -64,7 +64,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         return Err(bad_input(format!(
             "{PACKAGE} has no executable {}; its nodes are {}",
             unknown.join(", "),
-            NAMES.join(", ")
+            node_table::names().collect::<Vec<_>>().join(", ")
         )));
     }
     if args.dry_run {

@@ -30,22 +30,43 @@ pub enum Action {
 /// Longer than any legal move's text (12 landings), short enough to fit the input line.
 const MAX_INPUT: usize = 48;
 
+/// Why typed text names no move, in words for the input line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveTextError {
+    #[error("can't read {0:?}: type a move like c3-d4, 22-18 or c3:e5:g3")]
+    Unreadable(String),
+    #[error("can't read {0:?}: a move names at least two squares")]
+    OneSquare(String),
+    #[error("{text} could be {}: type the whole path", fits.join(" or "))]
+    Ambiguous { text: String, fits: Vec<String> },
+    #[error("{0} is not legal: there is no legal move")]
+    NoLegalMove(String),
+    #[error("{text} is not a legal move here; legal: {}", shown_moves(legal))]
+    Illegal { text: String, legal: Vec<String> },
+}
+
+/// The first legal moves, enough to remind without filling the line.
+fn shown_moves(legal: &[String]) -> String {
+    const SHOWN: usize = 8;
+    let mut list: Vec<&str> = legal.iter().take(SHOWN).map(String::as_str).collect();
+    if legal.len() > SHOWN {
+        list.push("...");
+    }
+    list.join(" ")
+}
+
 /// The move of `moves` that `text` names: the full path (`c3:e5:g3`), from and to only, or any
 /// subset of the landings in order, algebraic or numeric (`22-18`, `22x15`).
-pub fn find_move<'a>(moves: &'a [Move], text: &str) -> Result<&'a Move, String> {
+pub fn find_move<'a>(moves: &'a [Move], text: &str) -> Result<&'a Move, MoveTextError> {
     let text = text.trim();
     let squares: Vec<u8> = parse_squares(text)
-        .map_err(|_| format!("can't read {text:?}: type a move like c3-d4, 22-18 or c3:e5:g3"))?
+        .map_err(|_| MoveTextError::Unreadable(text.to_string()))?
         .iter()
         .map(|s| s.number())
         .collect();
     let (from, rest) = match squares.split_first() {
         Some((f, rest)) if !rest.is_empty() => (*f, rest),
-        _ => {
-            return Err(format!(
-                "can't read {text:?}: a move names at least two squares"
-            ))
-        }
+        _ => return Err(MoveTextError::OneSquare(text.to_string())),
     };
     let to = rest[rest.len() - 1];
     let inner = &rest[..rest.len() - 1];
@@ -60,27 +81,15 @@ pub fn find_move<'a>(moves: &'a [Move], text: &str) -> Result<&'a Move, String> 
     }
     match fits.as_slice() {
         [one] => Ok(one),
-        [] => Err(illegal(moves, text)),
-        many => Err(format!(
-            "{text} could be {}: type the whole path",
-            many.iter()
-                .map(|m| m.text.as_str())
-                .collect::<Vec<_>>()
-                .join(" or ")
-        )),
-    }
-}
-
-fn illegal(moves: &[Move], text: &str) -> String {
-    const SHOWN: usize = 8;
-    let mut list: Vec<&str> = moves.iter().take(SHOWN).map(|m| m.text.as_str()).collect();
-    if moves.len() > SHOWN {
-        list.push("...");
-    }
-    if moves.is_empty() {
-        format!("{text} is not legal: there is no legal move")
-    } else {
-        format!("{text} is not a legal move here; legal: {}", list.join(" "))
+        [] if moves.is_empty() => Err(MoveTextError::NoLegalMove(text.to_string())),
+        [] => Err(MoveTextError::Illegal {
+            text: text.to_string(),
+            legal: moves.iter().map(|m| m.text.clone()).collect(),
+        }),
+        many => Err(MoveTextError::Ambiguous {
+            text: text.to_string(),
+            fits: many.iter().map(|m| m.text.clone()).collect(),
+        }),
     }
 }
 
@@ -171,7 +180,7 @@ fn submit(app: &mut App) -> Option<Action> {
     if app.status() == GameState::STATUS_AMBIGUOUS {
         let candidates = app.choices();
         let chosen = if typed {
-            find_move(candidates, &app.input)
+            find_move(candidates, &app.input).map_err(|e| e.to_string())
         } else {
             candidates
                 .get(app.selected)
@@ -195,11 +204,13 @@ fn submit(app: &mut App) -> Option<Action> {
         };
     }
     if let Err(why) = turn_check(app) {
-        app.notice = Some(Notice::Error(why));
+        app.notice = Some(Notice::Error(why.to_string()));
         return None;
     }
     let chosen = if typed {
-        find_move(app.choices(), &app.input).map(|m| m.text.clone())
+        find_move(app.choices(), &app.input)
+            .map(|m| m.text.clone())
+            .map_err(|e| e.to_string())
     } else {
         app.choices()
             .get(app.selected)
@@ -221,21 +232,35 @@ fn submit(app: &mut App) -> Option<Action> {
 }
 
 /// Why the human cannot move now, in words.
-fn turn_check(app: &App) -> Result<(), String> {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+enum NotYourTurn {
+    #[error("the arbiter has not started yet: wait a moment")]
+    NotStarted,
+    #[error("no game yet: press n for a new game")]
+    NoGame,
+    #[error("the game is over: press n for a new game")]
+    Over,
+    #[error("wait: it is the robot's turn")]
+    RobotsTurn,
+    #[error("the board does not match the game: it has to be put right first")]
+    BoardMismatch,
+    #[error("the arbiter is not waiting for your move now")]
+    NotWaiting,
+}
+
+fn turn_check(app: &App) -> Result<(), NotYourTurn> {
     if app.humans_turn() {
         return Ok(());
     }
     Err(match app.status() {
-        _ if app.state.is_none() => "the arbiter has not started yet: wait a moment".into(),
-        GameState::STATUS_IDLE => "no game yet: press n for a new game".into(),
-        s if s >= GameState::STATUS_WHITE_WON => "the game is over: press n for a new game".into(),
+        _ if app.state.is_none() => NotYourTurn::NotStarted,
+        GameState::STATUS_IDLE => NotYourTurn::NoGame,
+        s if s >= GameState::STATUS_WHITE_WON => NotYourTurn::Over,
         GameState::STATUS_ROBOT_THINKING
         | GameState::STATUS_ROBOT_MOVING
-        | GameState::STATUS_VERIFYING => "wait: it is the robot's turn".into(),
-        GameState::STATUS_BOARD_MISMATCH => {
-            "the board does not match the game: it has to be put right first".into()
-        }
-        _ => "the arbiter is not waiting for your move now".into(),
+        | GameState::STATUS_VERIFYING => NotYourTurn::RobotsTurn,
+        GameState::STATUS_BOARD_MISMATCH => NotYourTurn::BoardMismatch,
+        _ => NotYourTurn::NotWaiting,
     })
 }
 

@@ -162,7 +162,7 @@ pub async fn run(
     // The tasks that hold the client: stopped before the loop returns, so that the client's
     // readers and writers go before its participant (`mod.rs` closes it after).
     let mut jobs = tokio::task::JoinSet::new();
-    let (ready_tx, mut ready) = mpsc::unbounded_channel::<Result<(), String>>();
+    let (ready_tx, mut ready) = mpsc::unbounded_channel::<Result<(), graph_client::GraphError>>();
     {
         let c = client.clone();
         jobs.spawn(async move {
@@ -170,7 +170,7 @@ pub async fn run(
             loop {
                 let r = c.wait_ready(READY_WAIT).await.map(|_| ());
                 let ok = r.is_ok();
-                if ready_tx.send(r.map_err(|e| format!("{e:#}"))).is_err() || ok {
+                if ready_tx.send(r).is_err() || ok {
                     break;
                 }
             }

@@ -23,6 +23,20 @@ mod file;
 mod index;
 
 pub use file::{cache_path, EndgameFileError};
+
+/// The first position whose stored result one ply of play does not confirm
+/// ([`EndgameDb::verify`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Disagreement {
+    #[error("a child of {0} is missing")]
+    MissingChild(String),
+    #[error("{fen}: stored {stored:?}, one ply of play says {played:?}")]
+    Result {
+        fen: String,
+        stored: Outcome,
+        played: Outcome,
+    },
+}
 use index::{groups_of, sig_of_slot, slot, Indexer, Sig, SLOTS};
 
 /// Pieces on the board for which the database is built by default: every ending of up to four
@@ -85,7 +99,7 @@ impl EndgameDb {
     /// in `d - 1` and none to a shorter loss, a loss in `d` has only moves to wins (the longest
     /// in `d - 1`), a draw has no move to a loss and some move to a draw. Returns how many
     /// positions it checked, or the first that disagrees.
-    pub fn verify(&self) -> Result<usize, String> {
+    pub fn verify(&self) -> Result<usize, Disagreement> {
         let mut list = MoveList::new();
         let mut checked = 0;
         for (sig, table) in self.signatures() {
@@ -101,7 +115,7 @@ impl EndgameDb {
                         .map(|m| self.code(&pos.after(m).mirror()).map(decode))
                         .collect();
                     if children.iter().any(Option::is_none) {
-                        return Err(format!("a child of {} is missing", draughts::to_fen(&pos)));
+                        return Err(Disagreement::MissingChild(draughts::to_fen(&pos)));
                     }
                     let children: Vec<Outcome> = children.into_iter().flatten().collect();
                     let shortest_loss = children
@@ -127,10 +141,11 @@ impl EndgameDb {
                     }
                 };
                 if got != want {
-                    return Err(format!(
-                        "{}: stored {got:?}, one ply of play says {want:?}",
-                        draughts::to_fen(&pos)
-                    ));
+                    return Err(Disagreement::Result {
+                        fen: draughts::to_fen(&pos),
+                        stored: got,
+                        played: want,
+                    });
                 }
                 checked += 1;
             }

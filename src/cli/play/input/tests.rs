@@ -60,14 +60,18 @@ fn captures_by_full_path_or_ends() {
 #[test]
 fn an_illegal_move_says_so_and_lists_the_legal_ones() {
     let moves = start().legal_moves;
-    let e = find_move(&moves, "c3-e5").expect_err("not a legal step");
+    let e = find_move(&moves, "c3-e5")
+        .expect_err("not a legal step")
+        .to_string();
     assert!(e.contains("c3-e5 is not a legal move here"), "{e}");
     assert!(
         e.ends_with("legal: a3-b4 c3-d4 e3-f4 g3-h4 c3-b4 e3-d4 g3-f4"),
         "{e}"
     );
     let many: Vec<_> = (0..10).map(|_| moves[0].clone()).collect();
-    let e = find_move(&many, "c3-e5").expect_err("not among them");
+    let e = find_move(&many, "c3-e5")
+        .expect_err("not among them")
+        .to_string();
     assert!(e.ends_with("a3-b4 ..."), "eight shown, the rest cut: {e}");
 }
 
@@ -75,7 +79,7 @@ fn an_illegal_move_says_so_and_lists_the_legal_ones() {
 fn unreadable_text_shows_the_forms() {
     let moves = start().legal_moves;
     for bad in ["c3", "z9-a1", "c3--d4", "hello"] {
-        let e = find_move(&moves, bad).expect_err(bad);
+        let e = find_move(&moves, bad).expect_err(bad).to_string();
         assert!(
             e.contains("c3-d4, 22-18 or c3:e5:g3") || e.contains("two squares"),
             "{bad}: {e}"
@@ -102,7 +106,7 @@ fn two_moves_that_fit_ask_for_the_path() {
     b.text = "a1:a5:c3".into();
     a.promotes = false;
     let moves = [a, b];
-    let e = find_move(&moves, "a1:c3").expect_err("two fit");
+    let e = find_move(&moves, "a1:c3").expect_err("two fit").to_string();
     assert!(
         e.contains("a1:e5:c3 or a1:a5:c3") && e.contains("whole path"),
         "{e}"
