@@ -150,7 +150,11 @@ pub enum ParamsError {
     #[error("cannot read params file {path}: {why}")]
     File { path: String, why: String },
     #[error("params file {path}: {why}")]
-    Format { path: String, why: String },
+    // Boxed: every error of the ROS layer (RosError) would otherwise carry its size.
+    Format {
+        path: String,
+        why: Box<FileFormatError>,
+    },
     #[error("parameter {name}: expected {expected}, got {value} ({got})")]
     Type {
         name: String,
@@ -166,6 +170,35 @@ pub enum ParamsError {
     },
 }
 
+/// What is wrong with a params file's text.
+#[derive(Debug, Error)]
+pub enum FileFormatError {
+    #[error(transparent)]
+    Yaml(#[from] serde_yaml::Error),
+    #[error("the top level must be a mapping of node names")]
+    TopLevel,
+    /// `key` as YAML shows it.
+    #[error("node key {key} is not a string")]
+    NodeKey { key: String },
+    #[error("{node}: expected a mapping with ros__parameters")]
+    NodeBody { node: String },
+    /// `key` as YAML shows it.
+    #[error("{node}: key {key} is not a string")]
+    Key { node: String, key: String },
+    #[error("{node}: ros__parameters must be a mapping")]
+    Parameters { node: String },
+    /// `name` as YAML shows it.
+    #[error("{node}: parameter name {name} is not a string")]
+    Name { node: String, name: String },
+    /// `value` as YAML shows it.
+    #[error("{node}: parameter {name} has an unsupported value {value}")]
+    Value {
+        node: String,
+        name: String,
+        value: String,
+    },
+}
+
 /// Overrides from params files for the node `node_fqn` (`/ns/name`), in file order.
 pub fn load_params_file(
     path: &Path,
@@ -176,19 +209,27 @@ pub fn load_params_file(
         path: shown.clone(),
         why: e.to_string(),
     })?;
-    params_from_yaml(&text, node_fqn).map_err(|why| ParamsError::Format { path: shown, why })
+    params_from_yaml(&text, node_fqn).map_err(|why| ParamsError::Format {
+        path: shown,
+        why: Box::new(why),
+    })
 }
 
 /// The overrides a params file's text gives the node `node_fqn`.
-pub fn params_from_yaml(text: &str, node_fqn: &str) -> Result<Vec<(String, ParamValue)>, String> {
-    let doc: Value = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+pub fn params_from_yaml(
+    text: &str,
+    node_fqn: &str,
+) -> Result<Vec<(String, ParamValue)>, FileFormatError> {
+    let doc: Value = serde_yaml::from_str(text)?;
     let Value::Mapping(top) = doc else {
-        return Err("the top level must be a mapping of node names".into());
+        return Err(FileFormatError::TopLevel);
     };
     let mut out = Vec::new();
     for (key, body) in &top {
         let Some(key) = key.as_str() else {
-            return Err(format!("node key {key:?} is not a string"));
+            return Err(FileFormatError::NodeKey {
+                key: format!("{key:?}"),
+            });
         };
         collect_node(key, body, node_fqn, &mut out)?;
     }
@@ -202,13 +243,16 @@ fn collect_node(
     body: &Value,
     node_fqn: &str,
     out: &mut Vec<(String, ParamValue)>,
-) -> Result<(), String> {
+) -> Result<(), FileFormatError> {
     let Value::Mapping(m) = body else {
-        return Err(format!("{key}: expected a mapping with ros__parameters"));
+        return Err(FileFormatError::NodeBody { node: key.into() });
     };
     for (k, v) in m {
         let Some(k) = k.as_str() else {
-            return Err(format!("{key}: key {k:?} is not a string"));
+            return Err(FileFormatError::Key {
+                node: key.into(),
+                key: format!("{k:?}"),
+            });
         };
         if k == "ros__parameters" {
             if selector_matches(key, node_fqn) {
@@ -231,16 +275,21 @@ fn flatten(
     v: &Value,
     key: &str,
     out: &mut Vec<(String, ParamValue)>,
-) -> Result<(), String> {
+) -> Result<(), FileFormatError> {
     let Value::Mapping(m) = v else {
-        return Err(format!("{key}: ros__parameters must be a mapping"));
+        return Err(FileFormatError::Parameters { node: key.into() });
     };
     for (k, v) in m {
         let name = match k {
             Value::String(s) => s.clone(),
             Value::Number(n) => n.to_string(),
             Value::Bool(b) => b.to_string(),
-            other => return Err(format!("{key}: parameter name {other:?} is not a string")),
+            other => {
+                return Err(FileFormatError::Name {
+                    node: key.into(),
+                    name: format!("{other:?}"),
+                })
+            }
         };
         let full = if prefix.is_empty() {
             name
@@ -252,9 +301,11 @@ fn flatten(
             _ => match ParamValue::from_yaml(v) {
                 Some(p) => out.push((full, p)),
                 None => {
-                    return Err(format!(
-                        "{key}: parameter {full} has an unsupported value {v:?}"
-                    ))
+                    return Err(FileFormatError::Value {
+                        node: key.into(),
+                        name: full,
+                        value: format!("{v:?}"),
+                    })
                 }
             },
         }
@@ -578,5 +629,27 @@ robot:
         assert!(params_from_yaml("n: [", "/n").is_err());
         let e = load_params_file(Path::new("/nonexistent.yaml"), "/n").expect_err("missing");
         assert!(e.to_string().contains("/nonexistent.yaml"));
+    }
+
+    #[test]
+    fn format_errors_read_as_they_always_have() {
+        let why = |yaml: &str| {
+            params_from_yaml(yaml, "/n")
+                .expect_err("malformed")
+                .to_string()
+        };
+        assert_eq!(
+            why("- a\n"),
+            "the top level must be a mapping of node names"
+        );
+        assert_eq!(why("n: 3\n"), "n: expected a mapping with ros__parameters");
+        assert_eq!(
+            why("n:\n  ros__parameters: 3\n"),
+            "n: ros__parameters must be a mapping"
+        );
+        assert_eq!(
+            why("n:\n  ros__parameters:\n    p: ~\n"),
+            "n: parameter p has an unsupported value Null"
+        );
     }
 }

@@ -2,19 +2,23 @@
 //! DDS wire protocol rcl's RMWs speak (topic names, types, type hashes, the service and action
 //! protocols), so these nodes and rcl's see each other.
 
-mod action;
+mod action_client;
+mod action_server;
 mod clock;
 mod discovery;
 pub mod logging;
 mod node;
+mod pubsub;
 mod qos;
 mod service;
 mod type_hashes;
 mod wire;
 
-pub use action::{ActionClient, ActionServer, GoalHandle, NewGoal, RunningGoal};
-pub use node::{DdsParams, Node, Publisher, Subscription};
-pub use service::{RequestId, ServiceClient, ServiceServer};
+pub use action_client::{ActionClient, GoalHandle};
+pub use action_server::{AcceptedGoal, ActionServer, NewGoal, ReceivedGoal, RunningGoal};
+pub use node::{Node, ParamServices};
+pub use pubsub::{Publisher, Subscription};
+pub use service::{RequestId, ServerRequests, ServiceClient, ServiceServer};
 pub use type_hashes::{announce_type_hashes, dds_type_name, user_data};
 
 /// The name of this backend, for code that must tell (`crate::BACKEND`).

@@ -1,45 +1,94 @@
 //! Service servers and clients. Every call has a timeout; only calls the caller declares safe to
 //! repeat are resent.
 
-use std::future::Future;
 use std::time::Duration;
 
 use checkers_msgs::{Interface, ServiceInterface};
-use ros2_client::{Client, RmwRequestId, Server};
+use ros2_client::{Client, RmwRequestId, Server, ServiceMapping, ServiceTypeName};
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use super::discovery::ServerWatch;
+use super::discovery::{Peers, ServerWatch};
+use super::node::Node;
+use super::qos;
 use super::wire::Wire;
 use crate::error::RosError;
+use crate::service_server::Requests;
+
+impl Node {
+    pub fn service_server<S: super::Service>(
+        &mut self,
+        name: &str,
+    ) -> Result<ServiceServer<S>, RosError> {
+        let (fqn, parsed) = self.name_of("service", name)?;
+        let inner = self
+            .inner
+            .create_server::<Wire<S::Request>, Wire<S::Response>>(
+                ServiceMapping::Enhanced,
+                &parsed,
+                &ServiceTypeName::new(S::PACKAGE, S::NAME),
+                qos::service(),
+                qos::service(),
+            )
+            .map_err(|e| RosError::Create {
+                what: format!("service server {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok(ServiceServer::new(fqn, ServerRequests(inner)))
+    }
+
+    pub fn service_client<S: ServiceInterface>(
+        &mut self,
+        name: &str,
+    ) -> Result<ServiceClient<S>, RosError> {
+        let (fqn, parsed) = self.name_of("service", name)?;
+        let inner = self
+            .inner
+            .create_client::<Wire<S::Request>, Wire<S::Response>>(
+                ServiceMapping::Enhanced,
+                &parsed,
+                &ServiceTypeName::new(S::PACKAGE, S::NAME),
+                qos::service(),
+                qos::service(),
+            )
+            .map_err(|e| RosError::Create {
+                what: format!("service client {fqn}"),
+                why: format!("{e:?}"),
+            })?;
+        Ok(ServiceClient {
+            inner,
+            server: ServerWatch::new(self.context.domain_participant(), Peers::service(&fqn)),
+            name: fqn,
+            turn: tokio::sync::Mutex::new(()),
+        })
+    }
+}
 
 /// Identifies a request so its response can be sent later.
 #[derive(Debug, Clone, Copy)]
 pub struct RequestId(RmwRequestId);
 
-pub struct ServiceServer<S: ServiceInterface> {
-    pub(crate) inner: Server<Wire<S::Request>, Wire<S::Response>>,
-    pub(crate) name: String,
-}
+/// A service server: takes requests, sends responses, or serves them all with a handler.
+pub type ServiceServer<S> = crate::service_server::ServiceServer<S, ServerRequests<S>>;
 
-impl<S: ServiceInterface> std::fmt::Debug for ServiceServer<S> {
+/// ros2-client's server: where a [`ServiceServer`] takes requests and sends responses.
+pub struct ServerRequests<S: ServiceInterface>(Server<Wire<S::Request>, Wire<S::Response>>);
+
+impl<S: ServiceInterface> std::fmt::Debug for ServerRequests<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ServiceServer({}, {})", self.name, S::ROS_TYPE)
+        f.write_str("ServerRequests")
     }
 }
 
-impl<S: ServiceInterface> ServiceServer<S> {
-    pub fn name(&self) -> &str {
-        &self.name
-    }
+impl<S: ServiceInterface> Requests<S> for ServerRequests<S> {
+    type Id = RequestId;
 
-    /// The next request. One that does not decode is logged and skipped.
-    pub async fn next_request(&self) -> (RequestId, S::Request) {
+    async fn next(&self, service: &str) -> (RequestId, S::Request) {
         loop {
-            match self.inner.async_receive_request().await {
+            match self.0.async_receive_request().await {
                 Ok((id, Wire(req))) => return (RequestId(id), req),
                 Err(e) => {
-                    tracing::warn!(service = %self.name, "dropping a request that does not decode: {e:?}");
+                    tracing::warn!(%service, "dropping a request that does not decode: {e:?}");
                     // A broken reader would fail at once forever: do not spin on it.
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
@@ -47,45 +96,29 @@ impl<S: ServiceInterface> ServiceServer<S> {
         }
     }
 
-    /// Sends the response to request `id`.
-    pub async fn respond(&self, id: RequestId, response: S::Response) -> Result<(), RosError> {
-        response.check_bounds().map_err(|e| RosError::Bounds {
-            topic: self.name.clone(),
-            why: e.to_string(),
-        })?;
-        self.inner
+    async fn respond(
+        &self,
+        service: &str,
+        id: RequestId,
+        response: S::Response,
+    ) -> Result<(), RosError> {
+        self.0
             .async_send_response(id.0, Wire(response))
             .await
             .map_err(|e| RosError::Publish {
-                topic: self.name.clone(),
+                topic: service.to_string(),
                 why: format!("{e:?}"),
             })
-    }
-
-    /// Answers every request with `handler`, one at a time, forever. A response that cannot be
-    /// sent is logged; the server goes on.
-    pub async fn serve<F, Fut>(&self, mut handler: F)
-    where
-        F: FnMut(S::Request) -> Fut,
-        Fut: Future<Output = S::Response>,
-    {
-        loop {
-            let (id, req) = self.next_request().await;
-            let response = handler(req).await;
-            if let Err(e) = self.respond(id, response).await {
-                tracing::warn!(service = %self.name, "{e}");
-            }
-        }
     }
 }
 
 pub struct ServiceClient<S: ServiceInterface> {
-    pub(crate) inner: Client<Wire<S::Request>, Wire<S::Response>>,
-    pub(crate) name: String,
-    pub(crate) server: ServerWatch,
+    inner: Client<Wire<S::Request>, Wire<S::Response>>,
+    name: String,
+    server: ServerWatch,
     /// ros2-client hands a response to whichever waiter reads it first and drops the others'
     /// responses, so calls on one client take turns.
-    pub(crate) turn: Mutex<()>,
+    turn: Mutex<()>,
 }
 
 impl<S: ServiceInterface> std::fmt::Debug for ServiceClient<S> {

@@ -12,7 +12,7 @@ use futures::channel::{mpsc, oneshot};
 use futures::{Stream, StreamExt};
 use tokio::time::Instant;
 
-use super::convert::{from_json, to_json};
+use super::convert::{from_json, to_json, ConvertError};
 use super::node::{create_error, Node};
 use super::spin::Shared;
 use crate::error::RosError;
@@ -192,11 +192,21 @@ impl<A: ActionInterface> ActionClient<A> {
     }
 }
 
-/// Where a goal's result stands: r2r's future yields it once, so it is kept for later calls.
+/// Where a goal's result stands: r2r's future yields it once, so it is kept for later calls (a
+/// failure as the text of the goal error it becomes).
 enum Ending<R> {
     Pending(ResultFuture),
     Ended(GoalOutcome, R),
     Failed(String),
+}
+
+/// Why a goal's end cannot be read.
+#[derive(Debug, thiserror::Error)]
+enum ResultError {
+    #[error(transparent)]
+    Convert(#[from] ConvertError),
+    #[error("result with a status that is not an end: {0}")]
+    NotAnEnd(r2r::GoalStatus),
 }
 
 /// A goal the server accepted.
@@ -227,7 +237,7 @@ impl<A: ActionInterface> GoalHandle<'_, A> {
         futures::stream::unfold(self, |goal| async move {
             loop {
                 let sample = goal.feedback.lock().await.next().await?;
-                match sample.map_err(|e| e.to_string()).and_then(from_json) {
+                match sample.map_err(ConvertError::from).and_then(from_json) {
                     Ok(f) => return Some((f, goal)),
                     Err(e) => tracing::warn!(
                         action = %goal.client.name,
@@ -251,24 +261,22 @@ impl<A: ActionInterface> GoalHandle<'_, A> {
             },
         };
         let ended = answer
-            .map_err(|e| e.to_string())
+            .map_err(|e| ResultError::from(ConvertError::from(e)))
             .and_then(|(status, result)| {
                 let outcome = match status {
                     r2r::GoalStatus::Succeeded => GoalOutcome::Succeeded,
                     r2r::GoalStatus::Canceled => GoalOutcome::Canceled,
                     r2r::GoalStatus::Aborted => GoalOutcome::Aborted,
-                    other => {
-                        return Err(format!("result with a status that is not an end: {other}"))
-                    }
+                    other => return Err(ResultError::NotAnEnd(other)),
                 };
                 let result = result
-                    .map_err(|e| e.to_string())
+                    .map_err(ConvertError::from)
                     .and_then(from_json::<A::Result>)?;
                 Ok((outcome, result))
             });
         *ending = match &ended {
             Ok((outcome, result)) => Ending::Ended(*outcome, result.clone()),
-            Err(why) => Ending::Failed(why.clone()),
+            Err(why) => Ending::Failed(why.to_string()),
         };
         ended.map_err(|why| self.client.goal_error(why))
     }

@@ -1,20 +1,21 @@
 //! Action servers. r2r has no untyped action server, so the action must be bound to r2r's
-//! native type ([`R2rAction`]); goals, feedback and results cross as JSON.
+//! native type ([`R2rAction`]); goals, feedback and results cross as JSON. What a goal does
+//! once received is `crate::goal`'s; this is how it goes over r2r.
 
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use checkers_msgs::{ActionInterface, Interface};
+use checkers_msgs::ActionInterface;
 use futures::{Stream, StreamExt};
 use r2r::WrappedActionTypeSupport;
-use tokio::sync::watch;
 
 use super::convert::convert;
 use super::node::{create_error, Node};
 use super::spin::Shared;
+use crate::cancel::CancelRequest;
 use crate::error::RosError;
-use crate::goal::GoalOutcome;
+use crate::goal::{Accepted, GoalOutcome, Received};
 
 /// An action with the type r2r generated for it, which r2r's servers need. Implemented for
 /// every `checkers_msgs` action where r2r generated `r2r::checkers_msgs` (see `bindings`).
@@ -39,6 +40,11 @@ impl Node {
         })
     }
 }
+
+/// A goal received, waiting to be accepted or rejected.
+pub type NewGoal<A> = crate::goal::NewGoal<A, ReceivedGoal<A>>;
+/// An accepted goal being executed: send feedback, watch for a cancel, then finish it.
+pub type RunningGoal<A> = crate::goal::RunningGoal<A, AcceptedGoal<A>>;
 
 pub struct ActionServer<A: R2rAction> {
     goals: tokio::sync::Mutex<GoalRequests<A>>,
@@ -68,12 +74,11 @@ impl<A: R2rAction> ActionServer<A> {
             };
             match convert::<_, A::Goal>(&request.goal) {
                 Ok(goal) => {
-                    return NewGoal {
+                    let received = ReceivedGoal {
                         request,
-                        goal,
-                        name: self.name.clone(),
                         node: Arc::clone(&self.node),
-                    }
+                    };
+                    return NewGoal::new(self.name.clone(), goal, received);
                 }
                 Err(e) => {
                     tracing::warn!(
@@ -90,82 +95,64 @@ impl<A: R2rAction> ActionServer<A> {
     }
 }
 
-/// A goal received, waiting to be accepted or rejected.
-pub struct NewGoal<A: R2rAction> {
+/// r2r's goal, received: what a [`NewGoal`] accepts or rejects.
+pub struct ReceivedGoal<A: R2rAction> {
     request: r2r::ActionServerGoalRequest<Native<A>>,
-    goal: A::Goal,
-    name: String,
     node: Arc<Shared>,
 }
 
-impl<A: R2rAction> std::fmt::Debug for NewGoal<A> {
+impl<A: R2rAction> std::fmt::Debug for ReceivedGoal<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("NewGoal")
-            .field("action", &self.name)
-            .field("goal", &self.goal)
-            .finish()
+        write!(f, "ReceivedGoal({})", self.id())
     }
 }
 
-impl<A: R2rAction> NewGoal<A> {
-    pub fn goal(&self) -> &A::Goal {
-        &self.goal
-    }
+impl<A: R2rAction> Received<A> for ReceivedGoal<A> {
+    type Accepted = AcceptedGoal<A>;
 
-    pub fn id(&self) -> String {
+    fn id(&self) -> String {
         self.request.uuid.to_string()
     }
 
-    /// Accepts the goal and starts executing it. Must be called inside a tokio runtime: the
-    /// goal's cancel requests are answered on a task of their own, so a cancel reaches the
-    /// goal at once whatever its executor is doing.
-    pub async fn accept(self) -> Result<RunningGoal<A>, RosError> {
-        let id = self.id();
+    /// The goal's cancel requests are answered on a task of their own.
+    async fn accept(
+        self,
+        action: &str,
+        cancel: CancelRequest,
+    ) -> Result<AcceptedGoal<A>, RosError> {
         let (handle, cancels) = self.request.accept().map_err(|e| RosError::Goal {
-            name: self.name.clone(),
+            name: action.to_string(),
             why: e.to_string(),
         })?;
-        let flag = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = watch::channel(false);
-        tokio::spawn(answer_cancels(
-            cancels,
-            Arc::clone(&flag),
-            tx,
-            self.name.clone(),
-        ));
-        Ok(RunningGoal {
+        let cancel_flag = cancel.flag();
+        tokio::spawn(answer_cancels(cancels, cancel, action.to_string()));
+        Ok(AcceptedGoal {
             handle: Mutex::new(handle),
-            id,
-            name: self.name,
-            flag,
-            rx,
+            cancel_flag,
             _node: self.node,
         })
     }
 
-    pub async fn reject(self) -> Result<(), RosError> {
+    async fn reject(self, action: &str) -> Result<(), RosError> {
         self.request.reject().map_err(|e| RosError::Goal {
-            name: self.name.clone(),
+            name: action.to_string(),
             why: e.to_string(),
         })
     }
 }
 
-/// Accepts every cancel request for one goal until the goal ends (its [`RunningGoal`], holding
-/// the receiver, is gone).
+/// Accepts every cancel request for one goal until the goal ends (its [`RunningGoal`] is gone).
 async fn answer_cancels(
     mut cancels: impl Stream<Item = r2r::ActionServerCancelRequest> + Unpin,
-    flag: Arc<AtomicBool>,
-    tx: watch::Sender<bool>,
+    cancel: CancelRequest,
     name: String,
 ) {
     loop {
         tokio::select! {
-            () = tx.closed() => return,
+            () = cancel.goal_ended() => return,
             request = cancels.next() => {
                 let Some(request) = request else { return };
-                flag.store(true, Ordering::Release);
-                tx.send_replace(true);
+                cancel.raise();
                 tracing::info!(action = %name, "cancel requested");
                 request.accept();
             }
@@ -173,40 +160,27 @@ async fn answer_cancels(
     }
 }
 
-/// An accepted goal being executed: send feedback, watch for a cancel, then finish it.
-pub struct RunningGoal<A: R2rAction> {
+/// r2r's goal, being executed: where a [`RunningGoal`] sends feedback and its result.
+pub struct AcceptedGoal<A: R2rAction> {
     /// r2r's goal handle may move between threads but not be shared by them.
     handle: Mutex<r2r::ActionServerGoal<Native<A>>>,
-    id: String,
-    name: String,
-    flag: Arc<AtomicBool>,
-    rx: watch::Receiver<bool>,
+    /// Raised with the goal's cancel request.
+    cancel_flag: Arc<AtomicBool>,
     _node: Arc<Shared>,
 }
 
-impl<A: R2rAction> std::fmt::Debug for RunningGoal<A> {
+impl<A: R2rAction> std::fmt::Debug for AcceptedGoal<A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("RunningGoal")
-            .field("action", &self.name)
-            .field("id", &self.id)
-            .finish()
+        f.write_str("AcceptedGoal")
     }
 }
 
-impl<A: R2rAction> RunningGoal<A> {
-    pub fn id(&self) -> String {
-        self.id.clone()
-    }
-
-    pub async fn feedback(&self, feedback: A::Feedback) -> Result<(), RosError> {
+impl<A: R2rAction> Accepted<A> for AcceptedGoal<A> {
+    async fn feedback(&self, action: &str, feedback: A::Feedback) -> Result<(), RosError> {
         let error = |why: String| RosError::Goal {
-            name: self.name.clone(),
+            name: action.to_string(),
             why: format!("feedback: {why}"),
         };
-        feedback.check_bounds().map_err(|e| RosError::Bounds {
-            topic: self.name.clone(),
-            why: e.to_string(),
-        })?;
         let native = convert::<_, <Native<A> as WrappedActionTypeSupport>::Feedback>(&feedback)
             .map_err(|e| error(format!("not representable: {e}")))?;
         self.handle
@@ -216,45 +190,12 @@ impl<A: R2rAction> RunningGoal<A> {
             .map_err(|e| error(e.to_string()))
     }
 
-    pub fn is_cancel_requested(&self) -> bool {
-        self.flag.load(Ordering::Acquire)
-    }
-
-    /// A flag that turns true when the client cancels: hand it to blocking work.
-    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.flag)
-    }
-
-    /// Resolves when the client cancels the goal (at once if it already has).
-    pub async fn cancelled(&mut self) {
-        // An error means the cancel task is gone: then no cancel will ever come.
-        if self.rx.wait_for(|c| *c).await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    }
-
-    pub fn succeed(self, result: A::Result) {
-        self.finish(GoalOutcome::Succeeded, result);
-    }
-
-    pub fn abort(self, result: A::Result) {
-        self.finish(GoalOutcome::Aborted, result);
-    }
-
-    /// Ends a goal the client cancelled.
-    pub fn canceled(self, result: A::Result) {
-        self.finish(GoalOutcome::Canceled, result);
-    }
-
     /// r2r keeps the result until the client asks for it, so nothing waits here.
-    fn finish(self, outcome: GoalOutcome, result: A::Result) {
-        if let Err(e) = result.check_bounds() {
-            tracing::warn!(action = %self.name, "result out of bounds, sent anyway: {e}");
-        }
+    fn finish(self, action: String, outcome: GoalOutcome, result: A::Result) {
         let native = convert::<_, <Native<A> as WrappedActionTypeSupport>::Result>(&result)
             .unwrap_or_else(|e| {
                 // The client must still learn that the goal ended.
-                tracing::warn!(action = %self.name, "result not representable ({e}), sending the default");
+                tracing::warn!(%action, "result not representable ({e}), sending the default");
                 Default::default()
             });
         let mut handle = self
@@ -270,14 +211,14 @@ impl<A: R2rAction> RunningGoal<A> {
             // Once it has accepted a cancel, r2r forgets the goal's handle, and only `cancel`
             // can still end it.
             Err(r2r::Error::RCL_RET_ACTION_GOAL_HANDLE_INVALID)
-                if self.flag.load(Ordering::Acquire) && outcome != GoalOutcome::Canceled =>
+                if self.cancel_flag.load(Ordering::Acquire) && outcome != GoalOutcome::Canceled =>
             {
                 handle.cancel(native)
             }
             other => other,
         };
         if let Err(e) = sent {
-            tracing::warn!(action = %self.name, "cannot send a result: {e}");
+            tracing::warn!(%action, "cannot send a result: {e}");
         }
     }
 }

@@ -25,10 +25,12 @@ mod service;
 mod spin;
 
 pub use action_client::{ActionClient, GoalHandle};
-pub use action_server::{ActionServer, NewGoal, R2rAction, RunningGoal};
-pub use node::{Node, R2rParams};
+pub use action_server::{
+    AcceptedGoal, ActionServer, NewGoal, R2rAction, ReceivedGoal, RunningGoal,
+};
+pub use node::{Node, ParamServices};
 pub use pubsub::{Publisher, Subscription};
-pub use service::{R2rService, RequestId, ServiceClient, ServiceServer};
+pub use service::{R2rService, RequestId, ServerRequests, ServiceClient, ServiceServer};
 
 /// The name of this backend, for code that must tell (`crate::BACKEND`).
 pub const BACKEND: &str = "r2r";

@@ -13,7 +13,7 @@ use crate::args::RosArgs;
 use crate::env::{DiscoveryRange, RosEnv};
 use crate::error::RosError;
 use crate::names;
-use crate::node_core::NodeCore;
+use crate::node_core::{node_accessors, NodeCore};
 use crate::params::{ParamValue, Params, ParamsGuard, ServeDeclared, READ_ONLY};
 use crate::tasks::Closer;
 use indexmap::IndexMap;
@@ -29,14 +29,7 @@ pub struct Node {
     served_map: Arc<Mutex<IndexMap<String, r2r::Parameter>>>,
 }
 
-impl std::fmt::Debug for Node {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Node")
-            .field("name", &self.core.name)
-            .field("namespace", &self.core.namespace)
-            .finish()
-    }
-}
+node_accessors!(Node);
 
 pub(super) fn create_error(what: String, e: impl std::fmt::Display) -> RosError {
     RosError::Create {
@@ -46,12 +39,6 @@ pub(super) fn create_error(what: String, e: impl std::fmt::Display) -> RosError 
 }
 
 impl Node {
-    /// A node named `default_name` (unless remapped), from this process's arguments and
-    /// environment.
-    pub fn from_env(default_name: &str) -> Result<Node, RosError> {
-        Node::new(default_name, RosArgs::from_env()?, RosEnv::from_env()?)
-    }
-
     /// `args` give the parameters and are checked; rcl itself only ever reads the process's own
     /// arguments, so pass those (as [`from_env`](Self::from_env) does). `env` is given to rcl
     /// through the process environment, which is set when it differs (see `make_rcl_see`).
@@ -97,34 +84,9 @@ impl Node {
         })
     }
 
-    /// Runs `task` (one that holds this node's publishers, subscriptions or servers) until it
-    /// ends or the node is closed.
-    pub fn spawn(&self, task: impl std::future::Future<Output = ()> + Send + 'static) {
-        self.core.tasks.spawn(task);
-    }
-
     /// What ends this node in order once it is dropped: its tasks, then the rcl node.
     pub fn closer(&self) -> Closer {
         Closer::new(self.core.tasks.clone(), Box::new(Arc::clone(&self.shared)))
-    }
-
-    /// Ends this node in order now: it is dropped, then its tasks stop, then its rcl node goes.
-    pub async fn close(self) {
-        let closer = self.closer();
-        drop(self);
-        closer.close().await;
-    }
-
-    pub fn name(&self) -> &str {
-        &self.core.name
-    }
-
-    pub fn namespace(&self) -> &str {
-        &self.core.namespace
-    }
-
-    pub(crate) fn args(&self) -> &RosArgs {
-        &self.core.args
     }
 
     /// rcl's name for the node's logger, the one `/rosout` lines carry.
@@ -134,18 +96,12 @@ impl Node {
 
     /// The node's parameters. What is declared through the returned guard is served by the
     /// node's ROS 2 parameter services (read-only) once the guard is dropped.
-    pub fn params(&mut self) -> ParamsGuard<'_, R2rParams<'_>> {
-        let server = R2rParams {
+    pub fn params(&mut self) -> ParamsGuard<'_, ParamServices<'_>> {
+        let server = ParamServices {
             served: &self.served,
             served_map: &self.served_map,
         };
         ParamsGuard::new(&mut self.core.params, server)
-    }
-
-    /// The fully qualified name `topic` resolves to for this node (expansion, then remaps), as
-    /// rcl resolves it.
-    pub fn resolve(&self, topic: &str) -> String {
-        self.core.resolve(topic)
     }
 
     /// Checks `name` as the default backend does and resolves it. rcl is given `name` itself,
@@ -197,18 +153,18 @@ fn follow_clock(_node: &mut r2r::Node, fqn: &str) -> Result<(), RosError> {
 /// r2r's parameter services: the parameters declared so far become what they list, get and
 /// describe, and nothing else does (r2r would also list the command line's undeclared
 /// overrides).
-pub struct R2rParams<'a> {
+pub struct ParamServices<'a> {
     served: &'a Arc<Mutex<ServedParams>>,
     served_map: &'a Arc<Mutex<IndexMap<String, r2r::Parameter>>>,
 }
 
-impl std::fmt::Debug for R2rParams<'_> {
+impl std::fmt::Debug for ParamServices<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("R2rParams")
+        f.write_str("ParamServices")
     }
 }
 
-impl ServeDeclared for R2rParams<'_> {
+impl ServeDeclared for ParamServices<'_> {
     fn serve(&mut self, params: &Params) {
         let values: Vec<(String, ParameterValue)> = params
             .declared()

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use checkers_msgs::Interface;
 use futures::{Stream, StreamExt};
 
-use super::convert::{from_json, to_json};
+use super::convert::{from_json, to_json, ConvertError};
 use super::node::{create_error, Node};
 use super::qos;
 use super::spin::Shared;
@@ -161,7 +161,7 @@ impl<T: Interface> Subscription<T> {
         Box::pin(futures::stream::unfold(self, |sub| async move {
             loop {
                 let sample = sub.samples.lock().await.next().await?;
-                match sample.map_err(|e| e.to_string()).and_then(from_json::<T>) {
+                match sample.map_err(ConvertError::from).and_then(from_json::<T>) {
                     Ok(m) => return Some((m, sub)),
                     Err(e) => tracing::warn!(
                         topic = %sub.topic,

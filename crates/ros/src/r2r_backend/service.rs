@@ -2,7 +2,6 @@
 //! a server needs its service bound to r2r's native type ([`R2rService`]).
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,6 +18,7 @@ use super::node::{create_error, Node};
 use super::qos;
 use super::spin::Shared;
 use crate::error::RosError;
+use crate::service_server::Requests;
 
 /// A service with the type r2r generated for it, which r2r's servers need. Implemented for
 /// every `checkers_msgs` service where r2r generated `r2r::checkers_msgs` (see `bindings`).
@@ -27,7 +27,7 @@ pub trait R2rService: ServiceInterface {
 }
 
 type NativeRequest<S> = r2r::ServiceRequest<<S as R2rService>::Native>;
-type Requests<S> = Pin<Box<dyn Stream<Item = NativeRequest<S>> + Send>>;
+type NativeRequests<S> = Pin<Box<dyn Stream<Item = NativeRequest<S>> + Send>>;
 
 impl Node {
     pub fn service_server<S: R2rService>(
@@ -39,13 +39,13 @@ impl Node {
             .shared
             .with(|n| n.create_service::<S::Native>(name, qos::service()))
             .map_err(|e| create_error(format!("service server {fqn}"), e))?;
-        Ok(ServiceServer {
+        let requests = ServerRequests {
             requests: tokio::sync::Mutex::new(Box::pin(requests)),
             pending: Mutex::default(),
             next_id: AtomicU64::new(0),
-            name: fqn,
             _node: Arc::clone(&self.shared),
-        })
+        };
+        Ok(ServiceServer::new(fqn, requests))
     }
 
     pub fn service_client<S: ServiceInterface>(
@@ -71,32 +71,32 @@ impl Node {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RequestId(u64);
 
-pub struct ServiceServer<S: R2rService> {
-    requests: tokio::sync::Mutex<Requests<S>>,
-    /// r2r answers through the request itself: it waits here until [`respond`](Self::respond).
+/// A service server: takes requests, sends responses, or serves them all with a handler.
+pub type ServiceServer<S> = crate::service_server::ServiceServer<S, ServerRequests<S>>;
+
+/// r2r's service: where a [`ServiceServer`] takes requests and sends responses.
+pub struct ServerRequests<S: R2rService> {
+    requests: tokio::sync::Mutex<NativeRequests<S>>,
+    /// r2r answers through the request itself: it waits here until it is answered.
     pending: Mutex<HashMap<u64, NativeRequest<S>>>,
     next_id: AtomicU64,
-    name: String,
     _node: Arc<Shared>,
 }
 
-impl<S: R2rService> std::fmt::Debug for ServiceServer<S> {
+impl<S: R2rService> std::fmt::Debug for ServerRequests<S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ServiceServer({}, {})", self.name, S::ROS_TYPE)
+        f.write_str("ServerRequests")
     }
 }
 
-impl<S: R2rService> ServiceServer<S> {
-    pub fn name(&self) -> &str {
-        &self.name
-    }
+impl<S: R2rService> Requests<S> for ServerRequests<S> {
+    type Id = RequestId;
 
-    /// The next request. One that does not decode is logged and skipped.
-    pub async fn next_request(&self) -> (RequestId, S::Request) {
+    async fn next(&self, service: &str) -> (RequestId, S::Request) {
         loop {
             let Some(request) = self.requests.lock().await.next().await else {
                 // The node outlives its servers, so r2r never ends this stream.
-                tracing::error!(service = %self.name, "r2r closed the request stream");
+                tracing::error!(%service, "r2r closed the request stream");
                 return std::future::pending().await;
             };
             match convert::<_, S::Request>(&request.message) {
@@ -109,7 +109,7 @@ impl<S: R2rService> ServiceServer<S> {
                     return (RequestId(id), req);
                 }
                 Err(e) => tracing::warn!(
-                    service = %self.name,
+                    %service,
                     "dropping a request that does not decode as {}: {e}",
                     S::ROS_TYPE
                 ),
@@ -117,16 +117,16 @@ impl<S: R2rService> ServiceServer<S> {
         }
     }
 
-    /// Sends the response to request `id`.
-    pub async fn respond(&self, id: RequestId, response: S::Response) -> Result<(), RosError> {
+    async fn respond(
+        &self,
+        service: &str,
+        id: RequestId,
+        response: S::Response,
+    ) -> Result<(), RosError> {
         let error = |why: String| RosError::Publish {
-            topic: self.name.clone(),
+            topic: service.to_string(),
             why,
         };
-        response.check_bounds().map_err(|e| RosError::Bounds {
-            topic: self.name.clone(),
-            why: e.to_string(),
-        })?;
         let native = convert::<_, <S::Native as WrappedServiceTypeSupport>::Response>(&response)
             .map_err(|e| error(format!("response not representable: {e}")))?;
         let request = self
@@ -136,22 +136,6 @@ impl<S: R2rService> ServiceServer<S> {
             .remove(&id.0)
             .ok_or_else(|| error(format!("no request {} waits for a response", id.0)))?;
         request.respond(native).map_err(|e| error(e.to_string()))
-    }
-
-    /// Answers every request with `handler`, one at a time, forever. A response that cannot be
-    /// sent is logged; the server goes on.
-    pub async fn serve<F, Fut>(&self, mut handler: F)
-    where
-        F: FnMut(S::Request) -> Fut,
-        Fut: Future<Output = S::Response>,
-    {
-        loop {
-            let (id, req) = self.next_request().await;
-            let response = handler(req).await;
-            if let Err(e) = self.respond(id, response).await {
-                tracing::warn!(service = %self.name, "{e}");
-            }
-        }
     }
 }
 
@@ -220,13 +204,16 @@ impl<S: ServiceInterface> ServiceClient<S> {
                 waited: timeout,
             });
         }
-        let sent = to_json(&request)
-            .map_err(|e| format!("request not representable: {e}"))
-            .and_then(|json| self.inner.request(json).map_err(|e| e.to_string()))
-            .map_err(|why| RosError::Publish {
-                topic: self.name.clone(),
-                why,
-            })?;
+        let publish_error = |why: String| RosError::Publish {
+            topic: self.name.clone(),
+            why,
+        };
+        let json = to_json(&request)
+            .map_err(|e| publish_error(format!("request not representable: {e}")))?;
+        let sent = self
+            .inner
+            .request(json)
+            .map_err(|e| publish_error(e.to_string()))?;
         match tokio::time::timeout_at(deadline, sent).await {
             Err(_) => {
                 self.ready.store(false, Ordering::Release);
@@ -236,7 +223,7 @@ impl<S: ServiceInterface> ServiceClient<S> {
                 })
             }
             Ok(Err(e)) | Ok(Ok(Err(e))) => Err(receive_error(e.to_string())),
-            Ok(Ok(Ok(json))) => from_json(json).map_err(receive_error),
+            Ok(Ok(Ok(json))) => from_json(json).map_err(|e| receive_error(e.to_string())),
         }
     }
 
