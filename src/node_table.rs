@@ -33,34 +33,34 @@ pub const NODES: [NodeEntry; 8] = [
     },
     NodeEntry {
         name: "board_sensor_node",
-        run: |_| in_runtime(until_shutdown("board_sensor", board_sensor::node::run)),
+        run: |_| in_runtime(until_shutdown("board_sensor", board_sensor::run)),
     },
     NodeEntry {
         name: "arm_node",
         run: |args| match args.split_first() {
             Some((first, rest)) if first == "calibrate" => in_runtime(calibrate(rest)),
-            _ => in_runtime(until_shutdown("arm", arm::node::run)),
+            _ => in_runtime(until_shutdown("arm", arm::run)),
         },
     },
     NodeEntry {
         name: "planner_node",
-        run: |_| in_runtime(until_shutdown("planner", planner::node::run)),
+        run: |_| in_runtime(until_shutdown("planner", planner::run)),
     },
     NodeEntry {
         name: "arbiter_node",
-        run: |_| in_runtime(until_shutdown("arbiter", arbiter::node::run)),
+        run: |_| in_runtime(until_shutdown("arbiter", arbiter::run)),
     },
     NodeEntry {
         name: "expression_node",
-        run: |_| in_runtime(until_shutdown("expression", expression::node::run)),
+        run: |_| in_runtime(until_shutdown("expression", expression::run)),
     },
     NodeEntry {
         name: "web_node",
-        run: |_| in_runtime(until_shutdown("web", web::node::run)),
+        run: |_| in_runtime(until_shutdown("web", web::run)),
     },
     NodeEntry {
         name: "recorder_node",
-        run: |_| in_runtime(until_shutdown("recorder", web::recorder::run)),
+        run: |_| in_runtime(until_shutdown("recorder", web::run_recorder)),
     },
 ];
 
@@ -144,7 +144,7 @@ async fn calibrate(args: &[String]) -> Result<(), NodeError> {
         .init();
     let args =
         Calibrate::parse_from(std::iter::once("calibrate").chain(args.iter().map(String::as_str)));
-    arm::node::calibrate::run_cli(arm::node::calibrate::Options {
+    arm::run_calibration(arm::CalibrationOptions {
         port: args.port,
         arm_config: args.arm_config,
         board_config: args.board_config,

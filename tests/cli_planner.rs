@@ -380,7 +380,7 @@ fn book_builds_a_book_the_planner_can_read() {
         "the start and the 210 openings at least: {positions}"
     );
     let text = std::fs::read_to_string(&out).expect("the book");
-    let book = search::book::Book::parse(&text).expect("parses");
+    let book = search::Book::parse(&text).expect("parses");
     assert_eq!(book.len(), positions);
     assert!(book.moves(&draughts::Position::start()).len() >= 2);
 }

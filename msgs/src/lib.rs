@@ -12,6 +12,46 @@
 //! Every struct serializes with serde to the CDR layout of its ROS 2 counterpart (fields in file
 //! order; `[T; N]` for fixed arrays, `Vec<T>` for the others), carries the file's constants as
 //! associated constants, and implements [`Interface`].
+//!
+//! # Example
+//!
+//! A move as the graph carries it, checked against its interface file's bounds; with the
+//! feature `draughts`, to and from the rules engine's move.
+//!
+//! ```
+//! use checkers_msgs::msg::Move;
+//! use checkers_msgs::Interface;
+//!
+//! assert_eq!(Move::ROS_TYPE, "checkers_msgs/msg/Move");
+//! assert_eq!(checkers_msgs::type_hash(Move::ROS_TYPE), Some(Move::TYPE_HASH));
+//!
+//! // c3-d4: PDN squares 22 to 18.
+//! let c3d4 = Move {
+//!     from_square: 22,
+//!     to_square: 18,
+//!     path: vec![18],
+//!     text: "c3-d4".into(),
+//!     ..Move::default()
+//! };
+//! assert_eq!(c3d4.check_bounds(), Ok(()));
+//! let too_long = Move { path: vec![18; 13], ..c3d4.clone() };
+//! let refused = too_long.check_bounds().err().map(|e| e.to_string());
+//! assert_eq!(
+//!     refused.as_deref(),
+//!     Some("checkers_msgs/msg/Move.path: 13 elements, at most 12 allowed")
+//! );
+//!
+//! #[cfg(feature = "draughts")]
+//! {
+//!     use checkers_msgs::convert::{find_move, move_msg};
+//!
+//!     let start = draughts::Position::start();
+//!     let played = start.legal_moves().into_iter().find(|m| m.text() == "c3-d4");
+//!     assert_eq!(played.as_ref().map(move_msg), Some(c3d4.clone()));
+//!     assert_eq!(Some(find_move(&start, &c3d4)?), played);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 include!(concat!(env!("OUT_DIR"), "/interfaces.rs"));
 

@@ -9,6 +9,7 @@ use checkers_msgs::srv::{HumanMove_Request as Request, HumanMove_Response as Res
 use draughts::parse_squares;
 use draughts::{Color, Move, PieceKind, Position, Square};
 
+use crate::human_error::HumanError;
 use crate::state::{lock, Shared, Sim};
 
 /// How the human behaves.
@@ -51,7 +52,7 @@ impl Human {
                 Ok(plan) => plan,
                 Err(why) => {
                     tracing::info!(request = ?req, "the human cannot do that: {why}");
-                    return fail(why);
+                    return fail(why.to_string());
                 }
             }
         };
@@ -82,7 +83,7 @@ impl Human {
         }
     }
 
-    fn plan(&self, sim: &mut Sim, req: &Request) -> Result<Plan, String> {
+    fn plan(&self, sim: &mut Sim, req: &Request) -> Result<Plan, HumanError> {
         let confirms = match (req.press_confirm, req.error) {
             (false, _) => 0,
             (true, Request::ERROR_DOUBLE_CONFIRM) => 2,
@@ -91,7 +92,7 @@ impl Human {
         let position = sim
             .world
             .position(self.side)
-            .map_err(|e| format!("the board cannot be read: {e}"))?;
+            .map_err(HumanError::Unreadable)?;
         let text = req.move_text.trim();
         let legal = |mv: Move, offset: f64, remove: Vec<Square>, note: &str| Plan {
             step: Some((mv.from(), mv.to(), mv.promotes())),
@@ -112,9 +113,7 @@ impl Human {
             }),
             Request::ERROR_ILLEGAL => self.illegal(sim, &position, text, confirms),
             Request::ERROR_SET_UP => {
-                let (game, robot) = sim
-                    .game
-                    .ok_or_else(|| "the human has not seen the game's position yet".to_string())?;
+                let (game, robot) = sim.game.ok_or(HumanError::NoGame)?;
                 sim.world.set_up(&game, robot);
                 Ok(Plan {
                     step: None,
@@ -142,10 +141,7 @@ impl Human {
                 let mv = self.choose(sim, &position, text)?;
                 let mut remove: Vec<Square> = mv.captured_squares().collect();
                 let Some(kept) = remove.pop() else {
-                    return Err(format!(
-                        "{} captures nothing: there is no captured piece to forget",
-                        mv.text()
-                    ));
+                    return Err(HumanError::NothingToForget(mv.text()));
                 };
                 Ok(legal(
                     mv,
@@ -154,26 +150,30 @@ impl Human {
                     &format!("the captured piece on {kept} is left on the board"),
                 ))
             }
-            e => Err(format!("unknown error kind {e}")),
+            e => Err(HumanError::UnknownKind(e)),
         }
     }
 
     /// The legal move `text` names, or a random legal one for "".
-    fn choose(&self, sim: &mut Sim, position: &Position, text: &str) -> Result<Move, String> {
+    fn choose(&self, sim: &mut Sim, position: &Position, text: &str) -> Result<Move, HumanError> {
         if text.is_empty() {
             let moves = position.legal_moves();
             if moves.is_empty() {
-                return Err(format!("{:?} has no legal move", self.side));
+                return Err(HumanError::NoLegalMove(self.side));
             }
             let i = sim.rng.below(moves.len());
             return moves
                 .get(i)
                 .copied()
-                .ok_or_else(|| "no legal move".to_string());
+                .ok_or(HumanError::NoLegalMove(self.side));
         }
         position
             .parse_move(text)
-            .map_err(|e| format!("{text} is not a legal move for {:?}: {e}", self.side))
+            .map_err(|error| HumanError::NotLegal {
+                text: text.to_string(),
+                side: self.side,
+                error,
+            })
     }
 
     /// An illegal move: `text` performed as written (it must not be legal), or one of the
@@ -184,25 +184,24 @@ impl Human {
         position: &Position,
         text: &str,
         confirms: u8,
-    ) -> Result<Plan, String> {
+    ) -> Result<Plan, HumanError> {
         let path = if text.is_empty() {
             self.some_illegal_step(sim, position)?
         } else {
             if position.parse_move(text).is_ok() {
-                return Err(format!(
-                    "{text} is legal; ERROR_ILLEGAL needs an illegal move"
-                ));
+                return Err(HumanError::Legal(text.to_string()));
             }
-            parse_squares(text).map_err(|e| format!("{text}: {e}"))?
+            parse_squares(text).map_err(|error| HumanError::NotSquares {
+                text: text.to_string(),
+                error,
+            })?
         };
         let (Some(&from), Some(&to)) = (path.first(), path.last()) else {
-            return Err(format!("{text}: no squares"));
+            return Err(HumanError::NoSquares(text.to_string()));
         };
-        let piece = position
-            .piece_at(from)
-            .ok_or_else(|| format!("no piece on {from}"))?;
+        let piece = position.piece_at(from).ok_or(HumanError::NoPiece(from))?;
         if from != to && position.piece_at(to).is_some() {
-            return Err(format!("{to} is occupied"));
+            return Err(HumanError::Occupied(to));
         }
         // Whatever of the other side's lies between the path's landings is taken off, as a
         // person who believes the move captures would.
@@ -242,7 +241,11 @@ impl Human {
 
     /// A step of one of the human's pieces to a neighbouring empty square that no legal move
     /// makes (a man stepping backwards, say), else to any empty square no legal move reaches.
-    fn some_illegal_step(&self, sim: &mut Sim, position: &Position) -> Result<Vec<Square>, String> {
+    fn some_illegal_step(
+        &self,
+        sim: &mut Sim,
+        position: &Position,
+    ) -> Result<Vec<Square>, HumanError> {
         let legal: Vec<(Square, Square)> = position
             .legal_moves()
             .iter()
@@ -269,7 +272,7 @@ impl Human {
             pool = candidates(false);
         }
         if pool.is_empty() {
-            return Err("there is no illegal move to make".into());
+            return Err(HumanError::NoIllegalMove);
         }
         let (f, t) = pool[sim.rng.below(pool.len())];
         Ok(vec![f, t])

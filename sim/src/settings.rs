@@ -52,6 +52,17 @@ pub enum Firmware {
     Emulated,
 }
 
+/// A `sensor_map` that does not name every square once.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SensorMapError {
+    #[error("expected 32 entries, got {0}")]
+    Length(usize),
+    #[error("entry {entry}: {value} is not a square number 1..32")]
+    NotASquare { entry: usize, value: i64 },
+    #[error("square {0} appears twice")]
+    Twice(u8),
+}
+
 fn param(name: &'static str, why: impl ToString) -> SettingsError {
     SettingsError::Param {
         name,
@@ -60,9 +71,9 @@ fn param(name: &'static str, why: impl ToString) -> SettingsError {
 }
 
 /// `sensor_map` as given: 32 entries, each square 1..32 once.
-pub fn sensor_map(values: &[i64]) -> Result<[u8; 32], String> {
+pub fn sensor_map(values: &[i64]) -> Result<[u8; 32], SensorMapError> {
     if values.len() != 32 {
-        return Err(format!("expected 32 entries, got {}", values.len()));
+        return Err(SensorMapError::Length(values.len()));
     }
     let mut map = [0u8; 32];
     let mut seen = 0u32;
@@ -70,9 +81,9 @@ pub fn sensor_map(values: &[i64]) -> Result<[u8; 32], String> {
         let n = u8::try_from(v)
             .ok()
             .filter(|n| (1..=32).contains(n))
-            .ok_or_else(|| format!("entry {i}: {v} is not a square number 1..32"))?;
+            .ok_or(SensorMapError::NotASquare { entry: i, value: v })?;
         if seen & (1 << (n - 1)) != 0 {
-            return Err(format!("square {n} appears twice"));
+            return Err(SensorMapError::Twice(n));
         }
         seen |= 1 << (n - 1);
         map[i] = n;

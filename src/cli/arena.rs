@@ -2,9 +2,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use search::arena::DEFAULT_MAX_PLIES;
-use search::openings::{built_in, parse_openings, Opening};
-use search::tournament::{play_matches, Settings};
+use search::{
+    built_in_openings, parse_openings, play_matches, MatchSettings, Opening, DEFAULT_MAX_PLIES,
+};
 
 use super::best::resolve_spec;
 use super::matches::{progress, save_pdn};
@@ -73,7 +73,7 @@ pub struct Args {
 
 fn load_openings(path: Option<&Path>) -> anyhow::Result<Vec<Opening>> {
     match path {
-        None => Ok(built_in()),
+        None => Ok(built_in_openings()),
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| bad_input(format!("cannot read {}: {e}", p.display())))?;
@@ -120,7 +120,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     };
     let a = resolve_spec(a, &args.levels)?;
     let b = resolve_spec(b, &args.levels)?;
-    let settings = Settings {
+    let settings = MatchSettings {
         games: args.games.unwrap_or(20),
         threads: args.threads as usize,
         max_plies: args.max_plies,

@@ -5,8 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use search::book::{build, Book, BuildOptions};
-use search::openings::built_in;
+use search::{build_book, built_in_openings, Book, BuildOptions};
 
 use super::best::resolve_spec;
 use super::{bad_input, BadInput};
@@ -55,7 +54,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         ));
     }
     let mut roots = vec![draughts::Game::new()];
-    roots.extend(built_in().iter().map(|o| o.game()));
+    roots.extend(built_in_openings().iter().map(|o| o.game()));
     let options = BuildOptions {
         engine,
         depth: args.depth,
@@ -69,7 +68,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         ProgressStyle::with_template("{spinner} book [{bar:30}] {pos}/{len} positions {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let entries = build(&roots, &options, |done, queued| {
+    let entries = build_book(&roots, &options, |done, queued| {
         bar.set_length(queued as u64);
         bar.set_position(done as u64);
     });

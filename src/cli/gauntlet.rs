@@ -9,10 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use search::openings::Opening;
-use search::parse_duration;
-use search::tournament::{Gauntlet, Settings};
-use search::PlannerSpec;
+use search::{parse_duration, Gauntlet, MatchSettings, Opening, PlannerSpec};
 use serde_yaml::Value;
 
 use super::bad_input;
@@ -115,7 +112,7 @@ pub fn run(g: GauntletArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode
     if let Some(tcs) = g.time_controls {
         gauntlet.time_controls = tcs;
     }
-    let settings = Settings {
+    let settings = MatchSettings {
         games: g.games,
         threads: g.threads,
         max_plies: g.max_plies,

@@ -3,10 +3,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use plotters::prelude::*;
-use search::load_all;
-use search::openings::Opening;
-use search::tournament::{round_robin, round_robin_pairs, Settings};
-use search::{Algorithm, PlannerSpec};
+use search::{
+    load_all, round_robin, round_robin_pairs, Algorithm, MatchSettings, Opening, PlannerSpec,
+};
 
 use super::bad_input;
 use super::matches::{progress, save_pdn};
@@ -36,7 +35,7 @@ pub fn run(l: LadderArgs<'_>, openings: &[Opening]) -> anyhow::Result<ExitCode> 
     }
     let names: Vec<String> = levels.iter().map(|l| l.name.clone()).collect();
     let specs: Vec<_> = levels.iter().map(|l| l.spec).collect();
-    let settings = Settings {
+    let settings = MatchSettings {
         games: l.games,
         threads: l.threads,
         max_plies: l.max_plies,

@@ -1,13 +1,12 @@
 //! What `arena`, its gauntlet and its ladder share on the command line: the progress bar of a
 //! tournament's games and saving a match's games as PDN files. The tournaments themselves are
-//! `search::tournament`'s.
+//! `search`'s (`play_matches`, `Gauntlet`, `round_robin`).
 
 use std::path::Path;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use search::openings::Opening;
-use search::tournament::Match;
+use search::{Match, Opening};
 
 /// A progress bar over `games` games, on stderr.
 pub fn progress(games: usize) -> ProgressBar {

@@ -31,7 +31,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     }
     let cwd = std::env::current_dir().context("reading the working directory")?;
     let share = checkers_robot::launch::find_share(&cwd);
-    let arm = web::node::arm_view(
+    let arm = web::load_arm_view(
         &share.join("config/arm.yaml").display().to_string(),
         &share.join("config/board.yaml").display().to_string(),
     );
@@ -41,7 +41,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
-        let replay = web::replay::open(web::replay::ReplayOptions {
+        let replay = web::open_replay(web::ReplayOptions {
             file: &args.file,
             address: &args.address,
             port: args.port,

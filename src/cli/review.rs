@@ -1,5 +1,5 @@
 //! `checkers-robot review FILE.pdn`: what a teacher would say after the game. Every move of the
-//! reviewed side is judged against all the others by an alpha-beta search (`search::coach`);
+//! reviewed side is judged against all the others by an alpha-beta search (`search::review_game`);
 //! the worst ones are printed with the better move and the line that refutes them, and
 //! `--annotate OUT.pdn` writes the games again with the verdicts as comments.
 
@@ -10,7 +10,7 @@ use anyhow::Context;
 use draughts::{parse_pdn, write_pdn_with_comments, PdnGame};
 use draughts::{Color, Game};
 use indicatif::{ProgressBar, ProgressStyle};
-use search::coach::{comment, describe, review_game, worst, Reviewed, Thresholds, Verdict};
+use search::{comment, describe, review_game, worst, Reviewed, Thresholds, Verdict};
 
 use super::bad_input;
 
@@ -70,7 +70,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
             println!("{line}");
         }
         for r in &reviewed {
-            let mover = search::coach::mover(&game, r.ply);
+            let mover = search::mover(&game, r.ply);
             let (side_name, key) = match mover {
                 Color::White => ("white", "White"),
                 Color::Black => ("black", "Black"),

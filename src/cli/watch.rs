@@ -90,11 +90,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
 
 /// The opening's move at `ply` when the game has followed the opening so far (its position is
 /// the opening's position at that ply).
-fn opening_move(
-    opening: &search::openings::Opening,
-    ply: u32,
-    pos: &draughts::Position,
-) -> Option<Move> {
+fn opening_move(opening: &search::Opening, ply: u32, pos: &draughts::Position) -> Option<Move> {
     let k = ply as usize;
     let mv = *opening.moves.get(k)?;
     let mut game = Game::from_position(opening.start);
@@ -108,7 +104,7 @@ fn opening_move(
 /// openings the game has followed so far, sorted, and the one this game of its colour picks;
 /// `None` once the game has left them all.
 pub(super) fn book_move(
-    openings: &[search::openings::Opening],
+    openings: &[search::Opening],
     ply: u32,
     pos: &draughts::Position,
     n: u32,
@@ -128,7 +124,7 @@ pub(super) fn book_move(
 /// The simulated human's move in game `n`: the openings' move while the game follows one, else
 /// its planner's.
 pub(super) fn human_move_text(
-    openings: &[search::openings::Opening],
+    openings: &[search::Opening],
     ply: u32,
     pos: draughts::Position,
     n: u32,
@@ -195,7 +191,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let openings = search::openings::built_in();
+    let openings = search::built_in_openings();
     let timings = if args.timings {
         Some(Timings::start(domain)?)
     } else {

@@ -6,12 +6,9 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use draughts::{parse_fen, to_fen, Game, Position};
-use search::alphabeta::net::{EvalNet, MIN_PIECES};
-use search::alphabeta::AlphaBeta;
-use search::arena::{play_games, points};
-use search::mcts::Mcts;
-use search::openings::Opening;
-use search::{Control, Limits, Planner};
+use search::{
+    play_games, points, AlphaBeta, Control, EvalNet, Limits, Mcts, Opening, Planner, MIN_PIECES,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Sample {
@@ -206,7 +203,7 @@ mod tests {
             net: None,
         };
         let all = Mutex::new(Vec::new());
-        generate(&cfg, &search::openings::built_in(), |s| {
+        generate(&cfg, &search::built_in_openings(), |s| {
             if let Ok(mut a) = all.lock() {
                 a.extend(s);
             }

@@ -21,9 +21,7 @@ use eval_train::patterns_fit::{fit as fit_patterns, Epoch, PatternFitConfig};
 use eval_train::selfplay::{
     play_games, read_records, write_header, write_records, Record, SelfPlayConfig,
 };
-use search::alphabeta::net::MAX_HIDDEN;
-use search::alphabeta::patterns::Patterns;
-use search::selfplay::Evaluation;
+use search::{Evaluation, Patterns, MAX_HIDDEN};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -210,7 +208,7 @@ fn data(cfg: DataConfig, out: PathBuf) -> Result<()> {
     let writer = Mutex::new((BufWriter::new(file), 0usize, None::<std::io::Error>));
     let pb = bar(cfg.games as u64, "games");
     let started = Instant::now();
-    generate(&cfg, &search::openings::built_in(), |samples| {
+    generate(&cfg, &search::built_in_openings(), |samples| {
         if let Ok(mut w) = writer.lock() {
             let (file, count, error) = &mut *w;
             if error.is_none() {
@@ -251,7 +249,7 @@ fn selfplay(a: SelfplayArgs) -> Result<()> {
     }
     .engine()?;
     if a.endgame > 0 {
-        cfg.endgame = Some(search::endgame::shared(a.endgame, cfg.threads));
+        cfg.endgame = Some(search::shared_endgame(a.endgame, cfg.threads));
     }
     let file = File::create(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
     let mut file = BufWriter::new(file);
@@ -328,7 +326,7 @@ fn patterns_command(
 ) -> Result<()> {
     let (records, split) = read_split(files, valid, cfg.search_weight)?;
     let start = match from {
-        Some(path) => search::alphabeta::patterns::load(&path)?,
+        Some(path) => search::load_patterns(&path)?,
         None => Patterns::from_linear(),
     };
     let (train, held) = records.split_at(split);
@@ -365,7 +363,7 @@ fn net_command(
     }
     let base = match base {
         BaseArg::Linear => Base::Linear,
-        BaseArg::Patterns => Base::Patterns((*search::alphabeta::patterns::built_in()?).clone()),
+        BaseArg::Patterns => Base::Patterns((*search::built_in_patterns()?).clone()),
     };
     let (records, split) = read_split(files, valid, cfg.search_weight)?;
     let (train, held) = records.split_at(split);
@@ -468,7 +466,7 @@ fn main() -> Result<()> {
                 threads: a.threads,
                 seed: a.seed,
                 net: if a.net {
-                    Some(search::alphabeta::net::built_in()?)
+                    Some(search::built_in_net()?)
                 } else {
                     None
                 },

@@ -9,8 +9,7 @@ use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 use burn::tensor::activation;
 
-use search::alphabeta::eval::{evaluate, WEIGHTS};
-use search::alphabeta::net::{active_inputs, EvalNet, INPUTS};
+use search::{active_inputs, evaluate, EvalNet, INPUTS, WEIGHTS};
 
 use crate::data::Sample;
 
@@ -87,7 +86,7 @@ pub enum TrainError {
     #[error("the linear evaluation's learnt weight {0} is not positive: nothing to scale by")]
     Scale(f32),
     #[error(transparent)]
-    Net(#[from] search::alphabeta::net::NetError),
+    Net(#[from] search::NetError),
 }
 
 /// Samples as the model's inputs: the one-hot pieces, `K x` the linear evaluation, and the

@@ -1,4 +1,4 @@
-//! Fits the evaluation network ([`search::alphabeta::net`]) at scale, NNUE style, on the
+//! Fits the evaluation network ([`search::EvalNet`]) at scale, NNUE style, on the
 //! self-play positions the pattern evaluation is fitted on: the logit of the side to move's
 //! expected score is `a * base + net(x)`, where `base` is the logit of the evaluation the
 //! network corrects (the linear terms or the pattern evaluation) and `x` the at most 24
@@ -10,10 +10,10 @@
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use search::alphabeta::eval::{evaluate, WEIGHTS};
-use search::alphabeta::net::{active_inputs, EvalNet, NetError, INPUTS, MAX_ACTIVE, MIN_PIECES};
-use search::alphabeta::patterns::Patterns;
-use search::VALUE_SCALE_K;
+use search::{
+    active_inputs, evaluate, EvalNet, NetError, Patterns, INPUTS, MIN_PIECES, NET_MAX_ACTIVE,
+    VALUE_SCALE_K, WEIGHTS,
+};
 
 // An epoch's figures as the pattern fit reports them: both losses against the games' results,
 // so that fits with different targets compare.
@@ -79,7 +79,7 @@ struct Weights {
 impl Weights {
     fn new(hidden: usize, rng: &mut StdRng) -> Weights {
         // Up to 24 rows are summed: keep each hidden unit's start near unit size.
-        let spread = 1.0 / (MAX_ACTIVE as f32).sqrt();
+        let spread = 1.0 / (NET_MAX_ACTIVE as f32).sqrt();
         Weights {
             hidden,
             scale: 1.0,
@@ -148,7 +148,7 @@ pub enum NetFitError {
 
 /// A position the network sees: its inputs, the base logit, the target and the result.
 struct Example {
-    active: [u16; MAX_ACTIVE],
+    active: [u16; NET_MAX_ACTIVE],
     n: u8,
     base: f32,
     target: f32,

@@ -1,4 +1,4 @@
-//! Fits the pattern evaluation (`search::alphabeta::patterns`) by logistic regression: the
+//! Fits the pattern evaluation (`search::Patterns`) by logistic regression: the
 //! logit of the side to move's expected score is a sum of weights picked by the position, so
 //! the loss is cross-entropy against the game's result (blended, if asked, with the self-play
 //! search's value of the position) and its gradient touches only the
@@ -9,7 +9,7 @@
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use search::alphabeta::patterns::{Active, Patterns, N_WEIGHTS};
+use search::{Active, Patterns, N_WEIGHTS};
 
 use crate::selfplay::Record;
 

@@ -1,5 +1,5 @@
 //! Fast self-play for the pattern evaluation: alpha-beta at a small fixed depth against
-//! itself (`search::selfplay`). Every quiet position (the side to move has no capture) is kept
+//! itself (`search::play_self_play_games`). Every quiet position (the side to move has no capture) is kept
 //! with the game's result and the search's own value of it.
 //!
 //! Stored as a header line, then 16 bytes a position: the White, Black and king squares as
@@ -12,9 +12,8 @@ use std::path::Path;
 
 use draughts::{bitboard_to_numbered, numbered_to_bitboard};
 use draughts::{Color, Game, Position};
-pub use search::selfplay::SelfPlayConfig;
-use search::selfplay::{self, Recorder};
-use search::Decision;
+pub use search::SelfPlayConfig;
+use search::{Decision, Recorder};
 
 const HEADER: &[u8] = b"selfplay 2\n";
 const RECORD: usize = 16;
@@ -36,7 +35,7 @@ pub struct Record {
 impl Record {
     /// The side to move's score in its game.
     pub fn target(&self) -> f32 {
-        selfplay::score_of(self.pos.side_to_move(), self.white_points)
+        search::score_of(self.pos.side_to_move(), self.white_points)
     }
 
     /// The training target: the game's result blended with the search's value, `search_weight`
@@ -211,7 +210,7 @@ impl Recorder for Quiet {
 
 /// Plays `games` games; `on_game` receives each game's quiet positions as it ends.
 pub fn play_games(cfg: &SelfPlayConfig, games: usize, on_game: impl Fn(Vec<Record>) + Sync) {
-    selfplay::play_games(cfg, 0..games, |_| Quiet(Vec::new()), on_game);
+    search::play_self_play_games(cfg, 0..games, |_| Quiet(Vec::new()), on_game);
 }
 
 #[cfg(test)]

@@ -2,6 +2,23 @@
 //! each node by its own executable; all of them live in the one `checkers-robot` executable
 //! (`checkers-robot node arbiter_node ...`), and each entry point replaces itself with that,
 //! keeping its process id, so signals and `ros2 launch`'s bookkeeping reach the node itself.
+//!
+//! # Example
+//!
+//! The command an entry point becomes: `checkers-robot` beside it, the node's name, then the
+//! entry point's own arguments.
+//!
+//! ```
+//! use std::ffi::OsString;
+//! use std::path::Path;
+//!
+//! let entry = Path::new("/opt/robot/bin/arbiter_node");
+//! let args = ["--ros-args", "-p", "level:=3"].map(OsString::from);
+//! let cmd = node_exec::command(entry, "arbiter_node", args);
+//! assert_eq!(cmd.get_program(), "/opt/robot/bin/checkers-robot");
+//! let argv: Vec<_> = cmd.get_args().collect();
+//! assert_eq!(argv, ["node", "arbiter_node", "--ros-args", "-p", "level:=3"]);
+//! ```
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;

@@ -1,17 +1,17 @@
 //! Builds the endgame database and prints, per material (White to move), how many positions
 //! are won, drawn and lost, and the longest result: `endgame_stats [PIECES] [THREADS] [save]`
 //! (defaults 4 and 2). It also checks every result against one ply of play. With `save` it
-//! leaves the database where planners look for it (`search::endgame::cache_path`).
+//! leaves the database where planners look for it (`search::cache_path`).
 
 use std::time::Instant;
 
-use search::endgame::EndgameDb;
+use search::EndgameDb;
 
 fn main() {
     let pieces: u32 = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
-        .unwrap_or(search::endgame::DEFAULT_PIECES);
+        .unwrap_or(search::DEFAULT_PIECES);
     let threads: usize = std::env::args()
         .nth(2)
         .and_then(|a| a.parse().ok())
@@ -24,7 +24,7 @@ fn main() {
         started.elapsed().as_secs_f64()
     );
     if std::env::args().nth(3).as_deref() == Some("save") {
-        match search::endgame::cache_path(db.max_pieces()) {
+        match search::cache_path(db.max_pieces()) {
             Some(path) => match db.save(&path) {
                 Ok(()) => println!("saved to {}", path.display()),
                 Err(e) => println!("not saved: {e}"),

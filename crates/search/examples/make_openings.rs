@@ -16,8 +16,7 @@ use clap::Parser;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
-use search::openings::openings_by_value;
-use search::PlannerSpec;
+use search::{openings_by_value, PlannerSpec};
 
 #[derive(Parser)]
 struct Args {

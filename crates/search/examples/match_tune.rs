@@ -10,10 +10,9 @@
 
 use std::time::Instant;
 
-use search::alphabeta::eval::{Weights, FEATURE_NAMES, N_FEATURES, WEIGHTS};
-use search::openings::built_in;
-use search::tune::weights_match;
-use search::Limits;
+use search::{
+    built_in_openings, weights_match, Limits, Weights, FEATURE_NAMES, N_FEATURES, WEIGHTS,
+};
 
 fn arg<T: std::str::FromStr>(i: usize, default: T) -> T {
     std::env::args()
@@ -26,7 +25,7 @@ fn main() {
     let depth: u32 = arg(1, 6);
     let rounds: usize = arg(2, 3);
     let accept: f64 = arg(3, 0.52);
-    let openings = built_in();
+    let openings = built_in_openings();
     let at = |d: u32| Limits {
         depth: Some(d),
         ..Limits::default()

@@ -13,14 +13,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use draughts::GameResult;
-use search::alphabeta::eval::{Weights, WEIGHTS};
-use search::alphabeta::net::{self, EvalNet};
-use search::alphabeta::AlphaBeta;
-use search::arena::{play_games, points};
-use search::elo::Tally;
-use search::mcts::Mcts;
-use search::openings::built_in;
-use search::Limits;
+use search::{
+    built_in_net, built_in_openings, play_games, points, AlphaBeta, EvalNet, Limits, Mcts, Tally,
+    Weights, WEIGHTS,
+};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -34,7 +30,7 @@ fn main() {
         .map(std::path::PathBuf::from);
     let net = match args.get(6).map(String::as_str) {
         None => None,
-        Some("built-in") => Some(net::built_in().map_err(|e| e.to_string())),
+        Some("built-in") => Some(built_in_net().map_err(|e| e.to_string())),
         Some(path) => Some(
             std::fs::read_to_string(path)
                 .map_err(|e| e.to_string())
@@ -50,7 +46,7 @@ fn main() {
         }
     };
     let saved = std::sync::atomic::AtomicUsize::new(0);
-    let db = (endgame > 0).then(|| search::endgame::shared(endgame, 2));
+    let db = (endgame > 0).then(|| search::shared_endgame(endgame, 2));
     if let Some(list) = args.get(3).filter(|a| *a != "-") {
         for (w, text) in weights.iter_mut().zip(list.split(',')) {
             match text.trim().parse() {
@@ -70,7 +66,7 @@ fn main() {
     let reasons = Mutex::new(BTreeMap::<String, usize>::new());
     let started = Instant::now();
     play_games(
-        &built_in(),
+        &built_in_openings(),
         games,
         2,
         &limits,

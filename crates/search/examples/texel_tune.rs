@@ -16,12 +16,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use draughts::Rng;
-use search::alphabeta::eval::{Weights, FEATURE_NAMES, WEIGHTS};
-use search::alphabeta::AlphaBeta;
-use search::arena::DEFAULT_MAX_PLIES;
-use search::openings::{built_in, Opening};
-use search::tune::{samples_from_game, tune, weights_match, Sample};
-use search::{Control, Limits, Planner};
+use search::{
+    built_in_openings, samples_from_game, tune, weights_match, AlphaBeta, Control, Limits, Opening,
+    Planner, Sample, Weights, DEFAULT_MAX_PLIES, FEATURE_NAMES, WEIGHTS,
+};
 
 fn arg(i: usize, default: usize) -> usize {
     std::env::args()
@@ -34,7 +32,7 @@ fn main() {
     let games = arg(1, 2000);
     let depth = arg(2, 6) as u32;
     let iterations = arg(3, 400);
-    let openings = built_in();
+    let openings = built_in_openings();
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use draughts::Game;
-use search::zero::ZeroPlanner;
-use search::{Control, Limits, Planner};
+use search::{Control, Limits, Planner, ZeroPlanner};
 use zero::encode::{encode_into, INPUT_LEN};
 use zero::{Model, Shape};
 

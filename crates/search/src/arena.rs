@@ -148,10 +148,10 @@ pub fn points(result: GameResult, color: Color) -> f64 {
     }
 }
 
-/// Plays the games of [`schedule`]`(games, openings.len())`, `threads` at a time; both sides
+/// Plays the games of `schedule(games, openings.len())`, `threads` at a time; both sides
 /// get `limits`, and `make(i)` builds fresh planners (A, B) for game `i`. `on_game` sees every
 /// finished game with A's colour. For tuning tools that build planners a spec cannot
-/// describe; the arena itself plays [`play_pairing`].
+/// describe; the arena itself plays `play_pairing`.
 pub fn play_games<A: Planner, B: Planner>(
     openings: &[Opening],
     games: usize,

@@ -17,7 +17,7 @@ use crate::spec::PlannerSpec;
 /// How every game of a tournament is played.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
-    /// Games per pair: each opening twice, colours swapped ([`schedule`]).
+    /// Games per pair: each opening twice, colours swapped (`arena::schedule`).
     pub games: usize,
     /// Games played at once.
     pub threads: usize,

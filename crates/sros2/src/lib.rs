@@ -5,6 +5,40 @@
 //! - [`documents`] writes the governance and the permissions;
 //! - [`keystore::Keystore`] makes the CA, each enclave's key and certificate, and signs the
 //!   documents (S/MIME, as the DDS Security builtin plugins verify them).
+//!
+//! # Example
+//!
+//! A one-enclave policy turned into the DDS topics its node may use, and into the permissions
+//! document its keystore folder gets.
+//!
+//! ```
+//! use std::path::Path;
+//!
+//! let policy = r#"<policy version="0.2.0"><enclaves>
+//!   <enclave path="/checkers/board_sensor"><profiles><profile ns="/" node="board_sensor">
+//!     <topics publish="ALLOW"><topic>/board/occupancy</topic></topics>
+//!     <services reply="ALLOW"><service>/board/scan</service></services>
+//!   </profile></profiles></enclave>
+//! </enclaves></policy>"#;
+//! let file = std::env::temp_dir().join(format!("sros2-doc-{}.xml", std::process::id()));
+//! std::fs::write(&file, policy)?;
+//! let enclaves = sros2::policy::load(&file);
+//! std::fs::remove_file(&file)?;
+//! let sensor = &enclaves?[0];
+//!
+//! // A topic `/t` is the DDS topic `rt/t`; serving `/s` reads `rq/sRequest`, writes `rr/sReply`.
+//! let published: Vec<&str> = sensor.allow.publish.iter().map(String::as_str).collect();
+//! assert_eq!(published, ["rr/board/scanReply", "rt/board/occupancy"]);
+//! assert!(sensor.allow.subscribe.contains("rq/board/scanRequest"));
+//! let now = chrono::Utc::now();
+//! let xml = sros2::documents::permissions(sensor, now, now + chrono::Duration::days(365));
+//! assert!(xml.contains("<subject_name>CN=/checkers/board_sensor</subject_name>"));
+//! assert_eq!(
+//!     sros2::layout::enclave_dir(Path::new("/ks"), &sensor.path),
+//!     Some(Path::new("/ks/enclaves/checkers/board_sensor").to_path_buf())
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod documents;
 pub mod keystore;

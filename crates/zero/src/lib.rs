@@ -3,6 +3,28 @@
 //! 280 actions, a residual policy-value network in burn ([`net`]), and the generations on disk
 //! with batched inference ([`model`]). It knows nothing of ROS or of search: the `zero` planner
 //! of `crates/search` and the trainer `zero_train` build on it.
+//!
+//! # Example
+//!
+//! A small network with random weights (a first generation) on the start position: a value
+//! for the side to move, and priors over its seven legal moves from the policy's logits.
+//!
+//! ```
+//! use draughts::Game;
+//! use zero::encode::{move_priors, ACTIONS};
+//! use zero::{Model, Shape};
+//!
+//! let model = Model::random(Shape { blocks: 1, filters: 8 }, 7);
+//! let game = Game::new();
+//! let out = model.evaluate_games(std::slice::from_ref(&game));
+//! assert!((-1.0..=1.0).contains(&out.values[0]));
+//! assert_eq!(out.logits_of(0).len(), ACTIONS);
+//!
+//! let moves = game.legal_moves();
+//! let priors = move_priors(game.position().side_to_move(), &moves, out.logits_of(0));
+//! assert_eq!(priors.len(), 7);
+//! assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+//! ```
 
 pub mod encode;
 mod folded;

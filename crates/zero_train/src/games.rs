@@ -5,9 +5,7 @@
 use draughts::{Color, Game, GameResult};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use search::zero::gumbel::gumbel_draw;
-use search::zero::noise::dirichlet;
-use search::zero::{Gathered, Leaf, Puct, Tree};
+use search::{dirichlet, gumbel_draw, Gathered, Leaf, Puct, Tree};
 use zero::encode::{action_for, encode, ACTIONS, INPUT_LEN};
 use zero::Model;
 

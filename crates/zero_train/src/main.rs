@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use search::selfplay::Evaluation;
+use search::Evaluation;
 use zero::Shape;
 use zero_train::run::{refresh_cards, run, warm_start, RunConfig, WarmRun};
 use zero_train::train::TrainConfig;
@@ -264,7 +264,7 @@ fn warm_command(a: WarmArgs) -> anyhow::Result<()> {
     warm.result_weight = a.result_weight.clamp(0.0, 1.0);
     warm.chunk = a.chunk.max(1);
     if a.endgame > 0 {
-        warm.play.endgame = Some(search::endgame::shared(a.endgame, warm.play.threads));
+        warm.play.endgame = Some(search::shared_endgame(a.endgame, warm.play.threads));
     }
     let gen = warm_start(&WarmRun {
         out: a.out.clone(),

@@ -24,7 +24,20 @@ pub enum ReplayError {
         source: std::io::Error,
     },
     #[error("{file}: not a replay file or cut short ({why})")]
-    Corrupt { file: PathBuf, why: String },
+    Corrupt { file: PathBuf, why: Corrupt },
+}
+
+/// What is wrong inside a replay file.
+#[derive(Debug, thiserror::Error)]
+pub enum Corrupt {
+    #[error("{0}")]
+    Read(#[from] std::io::Error),
+    #[error("wrong magic")]
+    Magic,
+    #[error("policy entry ({action}, {p}) out of range")]
+    Policy { action: u16, p: f32 },
+    #[error("value {0} out of range")]
+    Value(f32),
 }
 
 pub fn replay_dir(out: &Path) -> PathBuf {
@@ -145,12 +158,12 @@ pub fn read_file(file: &Path) -> Result<Vec<Sample>, ReplayError> {
     })
 }
 
-fn read_samples(r: &mut impl Read) -> Result<Vec<Sample>, String> {
-    let mut exact = |buf: &mut [u8]| r.read_exact(buf).map_err(|e| e.to_string());
+fn read_samples(r: &mut impl Read) -> Result<Vec<Sample>, Corrupt> {
+    let mut exact = |buf: &mut [u8]| r.read_exact(buf);
     let mut magic = [0u8; 4];
     exact(&mut magic)?;
     if &magic != MAGIC {
-        return Err("wrong magic".into());
+        return Err(Corrupt::Magic);
     }
     let mut word = [0u8; 4];
     let mut half = [0u8; 2];
@@ -170,14 +183,14 @@ fn read_samples(r: &mut impl Read) -> Result<Vec<Sample>, String> {
             exact(&mut word)?;
             let p = f32::from_le_bytes(word);
             if a as usize >= ACTIONS || !p.is_finite() {
-                return Err(format!("policy entry ({a}, {p}) out of range"));
+                return Err(Corrupt::Policy { action: a, p });
             }
             policy.push((a, p));
         }
         exact(&mut word)?;
         let value = f32::from_le_bytes(word);
         if !(-1.0..=1.0).contains(&value) {
-            return Err(format!("value {value} out of range"));
+            return Err(Corrupt::Value(value));
         }
         samples.push(Sample {
             input,

@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use search::elo::Tally;
-use search::openings::built_in;
+use search::{built_in_openings, Tally};
 use serde::{Deserialize, Serialize};
 use zero::{generation_file, Model, Net, Shape};
 
@@ -165,7 +164,7 @@ pub fn gate(
     seed: u64,
     quiet: bool,
 ) -> Tally {
-    let openings = built_in();
+    let openings = built_in_openings();
     let starts: Vec<_> = (0..games)
         .map(|i| (openings[(i / 2) % openings.len()].game(), i % 2))
         .collect();
@@ -235,7 +234,7 @@ fn persist_round(out: &Path, round: &[Sample], window: usize) {
 
 /// One round of self-play by `current`: the games finished and their samples.
 fn self_play(cfg: &RunConfig, current: &Model, round_seed: u64) -> (usize, Vec<Sample>) {
-    let openings = built_in();
+    let openings = built_in_openings();
     let starts: Vec<_> = (0..cfg.games)
         .map(|i| {
             let o = &openings[(round_seed as usize + i * 7) % openings.len()];

@@ -1,6 +1,7 @@
-//! The warm start: positions from alpha-beta's games against itself (`search::selfplay`), each
-//! labelled by the search that played it. The policy target is the move alpha-beta chose; the
-//! value target blends alpha-beta's win probability with the game's result.
+//! The warm start: positions from alpha-beta's games against itself
+//! (`search::play_self_play_games`), each labelled by the search that played it. The policy
+//! target is the move alpha-beta chose; the value target blends alpha-beta's win probability
+//! with the game's result.
 //!
 //! The games are labelled in chunks, each saved under `<out>/warm/` as it is done, so that a
 //! stopped labelling resumes at the first chunk not on disk.
@@ -9,10 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use draughts::{Color, Game};
-use search::selfplay::{
-    play_games, score_of, Evaluation, EvaluationError, Recorder, SelfPlayConfig,
+use search::{
+    play_self_play_games, score_of, Decision, Evaluation, EvaluationError, Recorder, SelfPlayConfig,
 };
-use search::Decision;
 use zero::encode::{action_for, encode};
 
 use crate::games::Sample;
@@ -123,7 +123,7 @@ pub fn label_games(cfg: &WarmConfig, out: &Path, on_game: impl Fn() + Sync) -> V
             }
         }
         let labelled = Mutex::new(Vec::new());
-        play_games(
+        play_self_play_games(
             &cfg.play,
             games,
             |_| Labels {
@@ -149,7 +149,7 @@ pub fn label_games(cfg: &WarmConfig, out: &Path, on_game: impl Fn() + Sync) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use search::alphabeta::AlphaBeta;
+    use search::AlphaBeta;
     use zero::encode::ACTIONS;
 
     #[test]

@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use draughts::Game;
-use search::zero::ZeroPlanner;
-use search::{Control, Limits, Planner};
+use search::{Control, Limits, Planner, ZeroPlanner};
 use zero_train::run::{last_generation, read_card};
 
 fn models() -> PathBuf {

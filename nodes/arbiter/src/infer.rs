@@ -3,7 +3,6 @@
 //! legal moves can leave the same occupancy with different positions (a man that passed the
 //! last row during a capture or not): then the human must say which.
 
-use draughts::bitboard_to_numbered;
 use draughts::{Move, Position};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -100,9 +99,4 @@ fn illegal(results: &[(Move, Position)], reading: u32) -> Inference {
         wrong_squares: squares_of(wrong),
         nearest: nearest.iter().map(|(m, _)| *m).collect(),
     }
-}
-
-/// The occupancy a position shows the sensors, as the board sensor reports it.
-pub fn occupancy(position: &Position) -> u32 {
-    bitboard_to_numbered(position.occupied())
 }

@@ -1,6 +1,6 @@
 //! The human's move from occupancy alone, on hundreds of positions from random games.
 
-use arbiter::infer::{infer, squares_of, Inference};
+use arbiter::{infer, squares_of, Inference};
 use draughts::Rng;
 use draughts::{Game, Position};
 

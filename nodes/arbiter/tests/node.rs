@@ -126,7 +126,7 @@ fn spawn_arbiter(domain: u16, state_dir: &std::path::Path) -> tokio::task::JoinH
     ];
     let n = node("arbiter", domain, &params);
     tokio::spawn(async move {
-        if let Err(e) = arbiter::node::run(n).await {
+        if let Err(e) = arbiter::run(n).await {
             panic!("the arbiter stopped: {e}");
         }
     })

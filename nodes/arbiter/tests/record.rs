@@ -1,6 +1,6 @@
 //! Persistence: resume after a kill, corrupt files set aside, finished games archived as PDN.
 
-use arbiter::record::{GameRecord, Resume, StateDir};
+use arbiter::{GameRecord, Resume, StateDir};
 use draughts::parse_pdn;
 use draughts::{Color, Game};
 

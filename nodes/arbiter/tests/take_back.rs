@@ -2,8 +2,7 @@
 //! plies, never more than were played; the record on disk is rewound with the game, its
 //! verdict comments too, and a resumed arbiter finds the rewound game.
 
-use arbiter::record::{Resume, StateDir};
-use arbiter::referee::{Referee, RefereeError, Status};
+use arbiter::{Referee, RefereeError, Resume, StateDir, Status};
 use draughts::{Color, Game};
 
 /// A referee with the robot as Black, after the human's `c3-d4` and the robot's `f6-e5`.

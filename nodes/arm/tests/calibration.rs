@@ -1,7 +1,10 @@
 //! Board calibration: a board moved and turned, the cup jogged onto its a1 and h8 (joints by
 //! IK, as the user's jogging would leave them), the pose recovered from those joints by FK.
 
-use arm::calibration::{self, BoardPose, CalibrationError, FIRST, SECOND};
+use arm::{
+    board_pose_from_joints, check_reachable, save_board_pose, BoardPose, CalibrationError,
+    FIRST_CALIBRATION_SQUARE, SECOND_CALIBRATION_SQUARE,
+};
 use arm_kinematics::{ArmConfig, BoardConfig, Ik, Joints};
 
 fn configs() -> (ArmConfig, BoardConfig) {
@@ -39,10 +42,10 @@ fn a_moved_and_turned_board_is_recovered_from_two_jogged_squares() {
             top_z_m: board.board.top_z_m + dz,
         };
         let moved = truth.apply(&board);
-        let a1 = jogged(&arm, &moved, FIRST);
-        let h8 = jogged(&arm, &moved, SECOND);
+        let a1 = jogged(&arm, &moved, FIRST_CALIBRATION_SQUARE);
+        let h8 = jogged(&arm, &moved, SECOND_CALIBRATION_SQUARE);
         // Calibration starts from the old config: only square size, border and side are used.
-        let got = calibration::board_pose_from_joints(&arm, &board, &a1, &h8).expect("pose");
+        let got = board_pose_from_joints(&arm, &board, &a1, &h8).expect("pose");
         assert!(
             (got.near_edge_x_m - truth.near_edge_x_m).abs() < 1e-6,
             "{got:?} {truth:?}"
@@ -59,22 +62,22 @@ fn a_moved_and_turned_board_is_recovered_from_two_jogged_squares() {
             (got.top_z_m - truth.top_z_m).abs() < 1e-6,
             "{got:?} {truth:?}"
         );
-        calibration::check_reachable(&arm, &got.apply(&board)).expect("reachable");
+        check_reachable(&arm, &got.apply(&board)).expect("reachable");
     }
 }
 
 #[test]
 fn a_wrong_square_or_swapped_squares_are_refused() {
     let (arm, board) = configs();
-    let a1 = jogged(&arm, &board, FIRST);
-    let h8 = jogged(&arm, &board, SECOND);
+    let a1 = jogged(&arm, &board, FIRST_CALIBRATION_SQUARE);
+    let h8 = jogged(&arm, &board, SECOND_CALIBRATION_SQUARE);
     let g7 = jogged(&arm, &board, "g7".parse().expect("square"));
     assert!(matches!(
-        calibration::board_pose_from_joints(&arm, &board, &a1, &g7),
+        board_pose_from_joints(&arm, &board, &a1, &g7),
         Err(CalibrationError::SpanMismatch { .. })
     ));
     assert!(matches!(
-        calibration::board_pose_from_joints(&arm, &board, &h8, &a1),
+        board_pose_from_joints(&arm, &board, &h8, &a1),
         Err(CalibrationError::Turned { .. })
     ));
 }
@@ -92,7 +95,7 @@ fn saving_rewrites_only_the_board_pose_and_keeps_the_comments() {
         yaw_deg: 3.25,
         top_z_m: 0.0485,
     };
-    let saved = calibration::save_pose(&path, &pose).expect("saved");
+    let saved = save_board_pose(&path, &pose).expect("saved");
     let reread = BoardConfig::load(&path).expect("loads");
     assert_eq!(saved, reread);
     assert_eq!(BoardPose::of(&reread), pose);

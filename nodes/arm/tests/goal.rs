@@ -1,6 +1,6 @@
 //! What the arm node accepts as a move: the squares of a real draughts move, nothing else.
 
-use arm::node::goal::check;
+use arm::check_move;
 use checkers_msgs::msg::Move;
 
 fn mv(from: u8, path: &[u8], captured: &[u8]) -> Move {
@@ -15,11 +15,11 @@ fn mv(from: u8, path: &[u8], captured: &[u8]) -> Move {
 
 #[test]
 fn quiet_moves_and_captures_pass() {
-    let quiet = check(&mv(9, &[13], &[])).expect("b6-a5");
+    let quiet = check_move(&mv(9, &[13], &[])).expect("b6-a5");
     assert_eq!(quiet.from.to_string(), "b6");
     assert_eq!(quiet.to.to_string(), "a5");
     // 22x15x8: c3:e5:g7 over d4 (18) and f6 (11).
-    let double = check(&mv(22, &[15, 8], &[18, 11])).expect("double capture");
+    let double = check_move(&mv(22, &[15, 8], &[18, 11])).expect("double capture");
     assert_eq!(double.captured.len(), 2);
 }
 
@@ -34,12 +34,13 @@ fn malformed_moves_are_refused_with_a_reason() {
         (mv(22, &[15, 8], &[18]), "once per captured"),
         (mv(22, &[15, 8], &[18, 18]), "twice"),
     ] {
-        let err = check(&m).expect_err("refused");
+        let err = check_move(&m).expect_err("refused").to_string();
         assert!(err.contains(why), "{err} (expected {why})");
     }
     let mut wrong_to = mv(9, &[13], &[]);
     wrong_to.to_square = 14;
-    assert!(check(&wrong_to)
+    assert!(check_move(&wrong_to)
         .expect_err("refused")
+        .to_string()
         .contains("does not end"));
 }

@@ -38,7 +38,7 @@ fn start_arm(domain: u16) -> fake_arm::Shared {
     let (arm, connect) = fake_arm::start();
     let n = node("arm", domain, &["time_scale:=10.0"]);
     tokio::spawn(async move {
-        if let Err(e) = arm::node::run_with(n, Some(connect)).await {
+        if let Err(e) = arm::run_with(n, Some(connect)).await {
             panic!("the arm node stopped: {e}");
         }
     });

@@ -1,9 +1,9 @@
 //! Scripted games: evaluation and event sequences in, emotions, eyes and phrases out.
 
-use expression::emotion::{Attitude, Emotion, EmotionModel, GameEvent};
-use expression::eyes::{eyes, Gaze};
-use expression::phrases::{list_squares, Language, PhraseBook, Situation};
-use expression::pose::{pose, BOARD_TILT_DEG};
+use expression::{
+    eyes, list_squares, pose, Attitude, Emotion, EmotionModel, GameEvent, Gaze, Language,
+    PhraseBook, Situation, BOARD_TILT_DEG,
+};
 
 #[test]
 fn a_capture_makes_it_happy_and_an_illegal_move_angry_then_disgusted() {
@@ -226,7 +226,7 @@ fn the_paper_phrases_are_there() {
 
 #[test]
 fn a_scripted_game_through_the_whole_face() {
-    use expression::face::{Activity, Face};
+    use expression::{Activity, Face};
     let mut face = Face::new(Attitude::Positive, Language::English, 5);
     face.phrase_book().min_gap_plies = 0;
     face.phrase_book().comment_chance = 1.0;
@@ -280,7 +280,7 @@ fn a_scripted_game_through_the_whole_face() {
 
 #[test]
 fn a_hint_is_said_with_its_move_while_the_robot_looks_at_the_board() {
-    use expression::face::Face;
+    use expression::Face;
     for language in [Language::English, Language::Russian] {
         let mut face = Face::new(Attitude::Positive, language, 7);
         assert_eq!(face.gaze(), Gaze::Player);

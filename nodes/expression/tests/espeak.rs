@@ -1,6 +1,6 @@
 //! Where espeak-ng is installed, a phrase renders to a WAV file that is not silence.
 
-use expression::voice::Voice;
+use expression::Voice;
 
 /// The largest absolute 16-bit sample of a PCM WAV file's data chunk.
 fn peak(wav: &[u8]) -> Option<i16> {

@@ -35,7 +35,7 @@ async fn an_illegal_move_makes_an_angry_face_that_names_the_squares() {
     let domain = 150 + (std::process::id() % 40) as u16;
     let expression = node("expression", domain, &["speak:=false", "seed:=1"]);
     tokio::spawn(async move {
-        if let Err(e) = expression::node::run(expression).await {
+        if let Err(e) = expression::run(expression).await {
             panic!("the node stopped: {e}");
         }
     });
@@ -143,9 +143,7 @@ async fn an_illegal_move_makes_an_angry_face_that_names_the_squares() {
 
 #[tokio::test]
 async fn frames_reach_the_head_controller_over_the_serial_protocol() {
-    use expression::emotion::{Attitude, GameEvent as Ev};
-    use expression::face::Face;
-    use expression::phrases::Language;
+    use expression::{Attitude, Face, GameEvent as Ev, Language};
     use serial_link::{ControllerKind, Event, FirmwareId, HeadCommand, HeadController, LinkConfig};
 
     let (host_end, controller_end) = tokio::io::duplex(4096);
@@ -169,7 +167,7 @@ async fn frames_reach_the_head_controller_over_the_serial_protocol() {
                 .ok_or_else(|| std::io::Error::other("the pipe was taken"))
         })
     });
-    let (tx, _link) = expression::head_link::start_with(connect, "pipe".into());
+    let (tx, _link) = expression::start_head_link(connect, "pipe".into());
     tx.send_replace(Some(frame.clone()));
 
     let mut eyes = None;
@@ -214,7 +212,7 @@ async fn the_neck_bows_to_the_board_on_joint_states_at_the_servos_rate() {
     let domain = 190 + (std::process::id() % 40) as u16;
     let expression = node("expression", domain, &["speak:=false", "seed:=1"]);
     tokio::spawn(async move {
-        if let Err(e) = expression::node::run(expression).await {
+        if let Err(e) = expression::run(expression).await {
             panic!("the node stopped: {e}");
         }
     });
@@ -239,7 +237,7 @@ async fn the_neck_bows_to_the_board_on_joint_states_at_the_servos_rate() {
         })
         .await
         .expect("publish state");
-    let target = f64::from(expression::pose::BOARD_TILT_DEG).to_radians();
+    let target = f64::from(expression::BOARD_TILT_DEG).to_radians();
     let mut seen = Vec::new();
     while seen.last().is_none_or(|t: &f64| (t - target).abs() > 1e-4) {
         let msg = next(&mut joints, "joint_states").await;
@@ -250,7 +248,7 @@ async fn the_neck_bows_to_the_board_on_joint_states_at_the_servos_rate() {
         );
     }
     // On the way, no step is larger than the servos' rate allows in one 50 ms period.
-    let step = f64::from(expression::pose::NECK_RATE_DEG_S * 0.05).to_radians();
+    let step = f64::from(expression::NECK_RATE_DEG_S * 0.05).to_radians();
     let moving: Vec<f64> = seen.iter().copied().filter(|t| *t > 0.0).collect();
     assert!(moving.len() >= 3, "the neck jumped: {seen:?}");
     for pair in moving.windows(2) {

@@ -24,9 +24,10 @@ use ros::{Node, Qos, RunningGoal};
 use tokio::sync::mpsc;
 
 use ros::{Params, ParamsError};
-use search::{Algorithm, PlannerSpec, SpecError};
+use search::{Algorithm, PlannerSpec};
 use search::{Control, Decision, Progress};
 
+use crate::error::GoalError;
 use crate::ponder::{Ponderer, Shared};
 use search::level_from_params;
 
@@ -76,8 +77,8 @@ pub fn spec_from_params(p: &mut Params) -> Result<(PlannerSpec, String), NodeErr
 
 /// The game a goal describes: replayed from its start and history so repetitions count; the
 /// position alone when the history does not lead to it.
-pub fn goal_game(goal: &PlanMove_Goal) -> Result<Game, String> {
-    let position = position_from_msg(&goal.position).map_err(|e| e.to_string())?;
+pub fn goal_game(goal: &PlanMove_Goal) -> Result<Game, GoalError> {
+    let position = position_from_msg(&goal.position)?;
     let replayed = (|| {
         let mut game = if goal.start_fen.is_empty() {
             Game::new()
@@ -159,7 +160,7 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         // thread, so the searches meanwhile keep the other cores.
         let planner = Arc::clone(&planner);
         std::thread::spawn(move || {
-            search::endgame::shared(pieces, 1);
+            search::shared_endgame(pieces, 1);
             let with_db = spec.build();
             *planner.lock().unwrap_or_else(|p| p.into_inner()) = with_db;
             tracing::info!(pieces, "the endgame database is in use");
@@ -266,14 +267,11 @@ fn goal_planner(
     goal: &PlanMove_Goal,
     spec: &PlannerSpec,
     planner: &Shared,
-) -> Result<(PlannerSpec, Shared), String> {
+) -> Result<(PlannerSpec, Shared), GoalError> {
     let mut goal_spec = *spec;
     let mut shared = Arc::clone(planner);
     if !goal.algorithm.trim().is_empty() {
-        let algorithm: Algorithm = goal
-            .algorithm
-            .parse()
-            .map_err(|e: SpecError| e.to_string())?;
+        let algorithm: Algorithm = goal.algorithm.parse()?;
         if algorithm != spec.algorithm() {
             goal_spec = PlannerSpec::new(algorithm);
             shared = Arc::new(Mutex::new(goal_spec.build()));

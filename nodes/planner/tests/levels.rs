@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use planner::node::spec_from_params;
+use planner::spec_from_params;
 use search::{load_all, load_level_file};
 
 #[test]

@@ -32,7 +32,7 @@ fn domain(offset: u16) -> u16 {
 fn start_planner(domain: u16, args: &[&str]) {
     let n = node("planner", domain, args);
     tokio::spawn(async move {
-        if let Err(e) = planner::node::run(n).await {
+        if let Err(e) = planner::run(n).await {
             panic!("the planner node stopped: {e}");
         }
     });
@@ -149,9 +149,9 @@ async fn depth_with_ponder(d: u16, ponder: bool) -> u32 {
     states.publish(state).await.expect("published");
     // The human thinks.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let mut replies = search::coach::score_moves(
+    let mut replies = search::score_moves(
         &game,
-        &mut search::alphabeta::AlphaBeta::new(),
+        &mut search::AlphaBeta::new(),
         6,
         &search::Control::default(),
     )
@@ -192,7 +192,7 @@ async fn a_limit_the_algorithm_does_not_have_is_a_clear_error() {
         domain(23),
         &["-p", "algorithm:=random", "-p", "depth:=4"],
     );
-    let err = planner::node::run(n).await.expect_err("refused");
+    let err = planner::run(n).await.expect_err("refused");
     assert!(err.to_string().contains("depth"), "{err}");
 }
 

@@ -216,7 +216,7 @@ impl Soak<'_> {
             .spec
             .with_seed(self.spec.seed().wrapping_add(u64::from(n)))
             .build();
-        let openings = search::openings::built_in();
+        let openings = search::built_in_openings();
         let mut moved_at: Option<u32> = None;
         let mut in_force: Option<Fault> = None;
         let mut put_right = 0;

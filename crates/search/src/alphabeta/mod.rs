@@ -119,7 +119,7 @@ impl AlphaBeta {
     }
 
     /// Scores a draw by the rules `contempt` hundredths of a man below equal for the side to
-    /// move at the root ([`Search::contempt`]).
+    /// move at the root (`Search::contempt`).
     pub fn with_contempt(mut self, contempt: i32) -> AlphaBeta {
         self.contempt = contempt;
         self
@@ -302,7 +302,7 @@ impl Planner for AlphaBeta {
     /// robot's turn there, one ply deeper each round, until cancelled. When the opponent plays
     /// one of them, the next search finds its first iterations in the table. The reply this
     /// planner's own last search expected (the table's move in the opponent's position) comes
-    /// first and is searched [`PONDER_LAG`] plies deeper than the others, which a shallow
+    /// first and is searched `PONDER_LAG` plies deeper than the others, which a shallow
     /// search ranks. (Searching the opponent's position itself was measured to help little:
     /// its table entries are mostly bounds from reduced, null-window searches of the replies
     /// that were not played.)

@@ -248,7 +248,7 @@ impl Default for Active {
 impl Active {
     /// The inputs of `pos`, from the side to move's point of view: the evaluation's logit is
     /// the sum of `weight[index] * value`. The trainer and the planner both read positions
-    /// through [`inputs`].
+    /// through `inputs`.
     pub fn of(pos: &Position) -> Active {
         let mut a = Active::default();
         inputs(pos, |index, value| a.push(index, value));

@@ -210,7 +210,7 @@ impl Options for MinimaxSpec {
     }
 }
 
-/// `alphabeta`: the alpha-beta search (`crate::alphabeta`).
+/// `alphabeta`: the alpha-beta search ([`AlphaBeta`](crate::AlphaBeta)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AlphaBetaSpec {
     pub depth: Option<u32>,
@@ -220,13 +220,13 @@ pub struct AlphaBetaSpec {
     pub threads: Option<usize>,
     /// The endgame database's pieces (0: none).
     pub endgame: u32,
-    /// Adds the learned correction (`alphabeta::net`) to the evaluation.
+    /// Adds the learned correction ([`EvalNet`](crate::EvalNet)) to the evaluation.
     pub net: bool,
-    /// Evaluates with the pattern evaluation (`alphabeta::patterns`).
+    /// Evaluates with the pattern evaluation ([`Patterns`](crate::Patterns)).
     pub patterns: bool,
     pub pruning: Pruning,
     /// Scores a draw by the rules this many hundredths of a man below equal for the side it
-    /// plays (`alphabeta::search::Search::contempt`).
+    /// plays ([`AlphaBeta::with_contempt`](crate::AlphaBeta::with_contempt)).
     pub contempt: u8,
     pub book: bool,
     pub ponder: bool,
@@ -315,7 +315,7 @@ impl Options for AlphaBetaSpec {
     }
 }
 
-/// `mcts`: Monte Carlo tree search with random playouts (`crate::mcts`).
+/// `mcts`: Monte Carlo tree search with random playouts ([`Mcts`](crate::Mcts)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MctsSpec {
     pub time: Option<Duration>,
@@ -356,8 +356,9 @@ impl Options for MctsSpec {
     }
 }
 
-/// `zero`: the AlphaZero network's search (`crate::zero`, `Puct`). The PUCT settings are in
-/// hundredths; `None` keeps the generation's own.
+/// `zero`: the AlphaZero network's search ([`ZeroPlanner`](crate::ZeroPlanner),
+/// [`Puct`](crate::Puct)). The PUCT settings are in hundredths; `None` keeps the generation's
+/// own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ZeroSpec {
     /// The network generation (`models/gen<N>.bpk`).

@@ -140,6 +140,7 @@ impl Halving {
     }
 
     /// Moves still in the running.
+    #[cfg(test)]
     pub fn remaining(&self) -> usize {
         self.remaining
     }

@@ -16,7 +16,7 @@ use zero::{Model, ModelError};
 use crate::endgame::{EndgameDb, Outcome};
 use crate::planner::{moves_to_plan, win_probability_to_value};
 use crate::{Control, Decision, Limits, PlanError, Planner, Progress, SearchStats};
-pub use tree::{Gathered, Leaf, Puct, Tree, FORCED_PLIES};
+pub use tree::{Gathered, Leaf, Puct, Tree};
 
 /// Simulations when the limits name neither simulations nor time.
 pub const DEFAULT_SIMS: u64 = 800;

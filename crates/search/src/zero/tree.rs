@@ -213,7 +213,7 @@ impl Tree {
     }
 
     /// Chooses at the root by Gumbel sequential halving over the next `budget` simulations
-    /// ([`super::gumbel`]), with `draws` as the Gumbel noise of the root's moves in order
+    /// (`zero::gumbel`), with `draws` as the Gumbel noise of the root's moves in order
     /// (empty: none). Below the root the walk stays PUCT.
     pub fn use_gumbel(&mut self, budget: u32, draws: Vec<f32>) {
         self.gumbel = Some((budget, draws));
@@ -527,7 +527,7 @@ impl Tree {
             .collect()
     }
 
-    /// Each root move with the improved policy's share of it ([`improved_policy`]).
+    /// Each root move with the improved policy's share of it (`gumbel::improved_policy`).
     pub fn improved_policy(&self) -> Vec<(Move, f32)> {
         let children: Vec<(f32, ChildStats)> = self
             .child_range(0)

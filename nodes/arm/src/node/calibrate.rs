@@ -14,6 +14,7 @@ use nalgebra::{Point3, Vector3};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::controller::{port_connector, ArmLink};
+use super::error::{CalibrateError, JogError};
 use super::execute;
 use super::motion::{Guard, Motion};
 use crate::calibration::{self, BoardPose};
@@ -43,9 +44,9 @@ struct Session {
     last_jog: Option<String>,
 }
 
-pub async fn run_cli(opts: Options) -> Result<(), String> {
-    let arm = super::load_arm(&opts.arm_config).map_err(|e| e.to_string())?;
-    let board = BoardConfig::load(&opts.board_config).map_err(|e| e.to_string())?;
+pub async fn run_cli(opts: Options) -> Result<(), CalibrateError> {
+    let arm = super::load_arm(&opts.arm_config)?;
+    let board = BoardConfig::load(&opts.board_config)?;
     let link = ArmLink::start(port_connector(opts.port.clone()), opts.port.clone());
     let mut s = Session {
         motion: Motion {
@@ -73,7 +74,9 @@ pub async fn run_cli(opts: Options) -> Result<(), String> {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     while s.motion.joints().is_none() {
         if tokio::time::Instant::now() > deadline {
-            return Err(s.motion.link.state().last_loss);
+            return Err(CalibrateError::NoController(
+                s.motion.link.state().last_loss,
+            ));
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
@@ -94,7 +97,7 @@ pub async fn run_cli(opts: Options) -> Result<(), String> {
     }
 }
 
-const HELP: &str =
+pub(super) const HELP: &str =
     "jog: x|y|z <mm>, j1|j2|j3 <deg>, empty line = again; where; a1; h8; save; home; quit
 Put the cup's tip on the centre of a1 (just touching the board), type a1; the same on h8, h8;
 then save.";
@@ -136,7 +139,7 @@ impl Session {
                 if r.is_ok() {
                     self.last_jog = Some(line.clone());
                 }
-                r.unwrap_or_else(|e| e)
+                r.unwrap_or_else(|e| e.to_string())
             }
             _ => HELP.to_string(),
         }
@@ -153,7 +156,7 @@ impl Session {
         )
     }
 
-    async fn jog(&self, q: &Joints, axis: &str, v: f64) -> Result<String, String> {
+    async fn jog(&self, q: &Joints, axis: &str, v: f64) -> Result<String, JogError> {
         let target = match axis {
             "x" | "y" | "z" => {
                 let d = match axis {
@@ -165,7 +168,7 @@ impl Session {
                 self.planner
                     .ik()
                     .solve(p, q)
-                    .map_err(|e| format!("cannot go there: {e}"))?
+                    .map_err(JogError::Unreachable)?
                     .joints
             }
             "j1" | "j2" | "j3" => {
@@ -173,11 +176,11 @@ impl Session {
                 let i = usize::from(axis.as_bytes()[1] - b'1');
                 t.0[i] += v.to_radians();
                 if !self.planner.limits().contains(t.array()) {
-                    return Err("outside the joint limits".into());
+                    return Err(JogError::OutsideLimits);
                 }
                 t
             }
-            _ => return Err(HELP.to_string()),
+            _ => return Err(JogError::NoSuchAxis),
         };
         let limits = self.planner.limits();
         let speed = limits
@@ -189,11 +192,10 @@ impl Session {
         let expected = Duration::from_secs_f64(
             Segment::new(*q, target, limits).duration() / JOG_SPEED_FRACTION,
         );
-        let guard = Guard::now(&self.motion.link).map_err(|e| e.to_string())?;
+        let guard = Guard::now(&self.motion.link)?;
         self.motion
             .move_to(&target, speed, expected, guard, &None)
-            .await
-            .map_err(|e| e.to_string())?;
+            .await?;
         Ok(self.describe(&target))
     }
 

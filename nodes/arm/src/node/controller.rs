@@ -13,6 +13,7 @@ use serial_link::transport::LinkSender;
 use serial_link::{ArmCommand, ArmReport, CentiDeg, ControllerKind, Event};
 use tokio::sync::{mpsc, watch};
 
+use super::error::LinkError;
 use arm_kinematics::joints::Joints;
 
 pub use serial_link::session::{BoxedIo, Connector};
@@ -90,16 +91,12 @@ impl ArmLink {
     }
 
     /// Sends `cmd` reliably in the current session.
-    pub async fn send(&self, cmd: ArmCommand) -> Result<(), String> {
+    pub async fn send(&self, cmd: ArmCommand) -> Result<(), LinkError> {
         let sender = self.sender.borrow().clone();
         let Some(sender) = sender else {
-            return Err(self.state.borrow().last_loss.clone());
+            return Err(LinkError::NoSession(self.state.borrow().last_loss.clone()));
         };
-        sender
-            .send(cmd)
-            .await
-            .map(|_| ())
-            .map_err(|e| format!("cannot send to the arm controller: {e}"))
+        sender.send(cmd).await.map(|_| ()).map_err(LinkError::Send)
     }
 
     /// A move id the controller has not reported as its current one.

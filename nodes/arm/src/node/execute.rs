@@ -15,10 +15,10 @@
 use std::time::Duration;
 
 use nalgebra::Point3;
-use serial_link::arm::AlarmCode;
 
+use super::error::HomeError;
 use super::motion::{CancelFlag, Guard, Motion, MotionError};
-use crate::pick_place::{Action, PickPlace, Plan, PlanError};
+use crate::pick_place::{Action, PickPlace, Plan};
 use arm_kinematics::joints::Joints;
 use arm_kinematics::trajectory::Segment;
 
@@ -133,49 +133,21 @@ pub async fn stop_safely(motion: &Motion, planner: &PickPlace) -> String {
 }
 
 /// The rest pose from wherever the arm is, the pump off at the end (`/arm/home`).
-pub async fn go_home(motion: &Motion, planner: &PickPlace, homing: bool) -> Result<String, String> {
-    motion.clear_alarm().await.map_err(|e| e.to_string())?;
-    motion
-        .home_sequence(homing)
-        .await
-        .map_err(|e| e.to_string())?;
-    let start = motion
-        .joints()
-        .ok_or_else(|| "the arm controller has not reported its joints".to_string())?;
-    let plan = planner.plan_home(&start).map_err(|e| e.to_string())?;
+pub async fn go_home(
+    motion: &Motion,
+    planner: &PickPlace,
+    homing: bool,
+) -> Result<String, HomeError> {
+    motion.clear_alarm().await?;
+    motion.home_sequence(homing).await?;
+    let start = motion.joints().ok_or(HomeError::NoJoints)?;
+    let plan = planner.plan_home(&start)?;
     run_plan(motion, &plan, &None, |_| async {})
         .await
-        .map_err(|f| f.error.to_string())?;
-    let guard = Guard::now(&motion.link).map_err(|e| e.to_string())?;
-    motion
-        .pump(false, guard, &None)
-        .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|f| f.error)?;
+    let guard = Guard::now(&motion.link)?;
+    motion.pump(false, guard, &None).await?;
     Ok("at the rest pose".into())
-}
-
-/// The `ExecuteMove` result code for a failed motion.
-pub fn motion_code(e: &MotionError) -> u8 {
-    use checkers_msgs::action::ExecuteMove_Result as R;
-    match e {
-        MotionError::Alarm(a) if a.code == AlarmCode::Pump => R::ERROR_PICK_FAILED,
-        MotionError::Timeout { .. } => R::ERROR_TIMEOUT,
-        MotionError::Cancelled => R::ERROR_CANCELLED,
-        MotionError::StoppedShort { .. } => R::ERROR_CONTROLLER,
-        MotionError::LinkLost(_) | MotionError::Alarm(_) | MotionError::Rejected => {
-            R::ERROR_CONTROLLER
-        }
-    }
-}
-
-pub fn plan_code(e: &PlanError) -> u8 {
-    use checkers_msgs::action::ExecuteMove_Result as R;
-    match e {
-        PlanError::Unreachable { .. } | PlanError::StartOutsideLimits { .. } => {
-            R::ERROR_UNREACHABLE
-        }
-        PlanError::NoSpareKing { .. } => R::ERROR_NO_SPARE_KING,
-    }
 }
 
 /// Where the arm is, in degrees, for messages.

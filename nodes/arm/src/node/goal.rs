@@ -6,6 +6,8 @@
 use checkers_msgs::msg::Move as MoveMsg;
 use draughts::Square;
 
+use super::error::GoalError;
+
 /// The squares of a move, as the planner takes them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveSquares {
@@ -15,8 +17,8 @@ pub struct MoveSquares {
     pub promotes: bool,
 }
 
-fn square(n: u8, what: &str) -> Result<Square, String> {
-    Square::from_number(n).ok_or_else(|| format!("{what} {n} is not a square (1..32)"))
+fn square(n: u8, what: &'static str) -> Result<Square, GoalError> {
+    Square::from_number(n).ok_or(GoalError::NotASquare { what, n })
 }
 
 /// The squares strictly between `a` and `b` on their diagonal, or None if they share none.
@@ -40,7 +42,7 @@ fn between(a: Square, b: Square) -> Option<Vec<Square>> {
     )
 }
 
-pub fn check(mv: &MoveMsg) -> Result<MoveSquares, String> {
+pub fn check(mv: &MoveMsg) -> Result<MoveSquares, GoalError> {
     let from = square(mv.from_square, "from_square")?;
     let to = square(mv.to_square, "to_square")?;
     let path = mv
@@ -54,42 +56,36 @@ pub fn check(mv: &MoveMsg) -> Result<MoveSquares, String> {
         .map(|n| square(*n, "a captured square"))
         .collect::<Result<Vec<_>, _>>()?;
     if path.last() != Some(&to) {
-        return Err(format!(
-            "the path {:?} does not end on to_square {}",
-            mv.path, mv.to_square
-        ));
+        return Err(GoalError::PathEnd {
+            path: mv.path.clone(),
+            to: mv.to_square,
+        });
     }
     if !captured.is_empty() && captured.len() != path.len() {
-        return Err(format!(
-            "a capture lands once per captured piece: {} landings, {} captured",
-            path.len(),
-            captured.len()
-        ));
+        return Err(GoalError::Landings {
+            landings: path.len(),
+            captured: captured.len(),
+        });
     }
     if captured.is_empty() && (path.len() != 1 || from == to) {
-        return Err("a quiet move has exactly one landing, another square".into());
+        return Err(GoalError::QuietLanding);
     }
     let mut on_legs = Vec::new();
     let mut at = from;
     for &next in &path {
-        let leg =
-            between(at, next).ok_or_else(|| format!("{at} to {next} is not along a diagonal"))?;
+        let leg = between(at, next).ok_or(GoalError::NotDiagonal { from: at, to: next })?;
         on_legs.extend(leg);
         at = next;
     }
     for (i, c) in captured.iter().enumerate() {
         if captured[..i].contains(c) {
-            return Err(format!("{c} is captured twice"));
+            return Err(GoalError::CapturedTwice(*c));
         }
         if !on_legs.contains(c) {
-            return Err(format!(
-                "the captured piece on {c} lies on no leg of the path"
-            ));
+            return Err(GoalError::CapturedOffPath(*c));
         }
         if *c == to || *c == from {
-            return Err(format!(
-                "{c} is both captured and the moving piece's square"
-            ));
+            return Err(GoalError::CapturedMover(*c));
         }
     }
     Ok(MoveSquares {

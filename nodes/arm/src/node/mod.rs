@@ -10,6 +10,7 @@
 
 pub mod calibrate;
 pub mod controller;
+pub mod error;
 pub mod execute;
 pub mod goal;
 mod health;

@@ -47,6 +47,9 @@ pub enum MotionError {
     LinkLost(String),
     #[error("arm controller alarm: {}", describe_alarm(.0))]
     Alarm(Alarm),
+    // Nothing raises it now (the link counts a refused command in the controller's state); its
+    // code and text stay for when a step fails on one.
+    #[allow(dead_code)]
     #[error("the arm controller refused a command")]
     Rejected,
     #[error("{what} did not finish within {after:.1} s")]
@@ -171,7 +174,10 @@ impl Motion {
     }
 
     async fn send(&self, cmd: ArmCommand) -> Result<(), MotionError> {
-        self.link.send(cmd).await.map_err(MotionError::LinkLost)
+        self.link
+            .send(cmd)
+            .await
+            .map_err(|e| MotionError::LinkLost(e.to_string()))
     }
 
     /// Moves the joints to `target`, the fastest joint at `speed` rad/s (real time), and waits

@@ -10,6 +10,7 @@ use checkers_msgs::srv::{ArmHome, ArmHome_Response};
 use ros::{Node, Qos, RunningGoal};
 
 use super::controller::ArmLink;
+use super::error::MoveError;
 use super::execute::{self, Failure};
 use super::goal;
 use super::health::{self, Work};
@@ -107,11 +108,11 @@ pub(super) async fn serve(
                         success: true,
                         message,
                     },
-                    Err(message) => {
-                        tracing::warn!("/arm/home failed: {message}");
+                    Err(e) => {
+                        tracing::warn!("/arm/home failed: {e}");
                         ArmHome_Response {
                             success: false,
-                            message,
+                            message: e.to_string(),
                         }
                     }
                 }
@@ -195,10 +196,11 @@ async fn execute_goal(
     mv: &MoveMsg,
 ) -> (End, ExecuteMove_Result) {
     let name = goal::name(mv);
-    let aborted = |code, why: String| (End::Aborted, result(code, format!("{name}: {why}")));
+    let failed = |e: MoveError| result(e.code(), format!("{name}: {e}"));
+    let aborted = |e: MoveError| (End::Aborted, failed(e));
     let squares = match goal::check(mv) {
         Ok(s) => s,
-        Err(why) => return aborted(ExecuteMove_Result::ERROR_INVALID_GOAL, why),
+        Err(e) => return aborted(e.into()),
     };
     let motion = &ctx.motion;
     // The port reopens every 2 s: a goal sent during a reconnection waits for it.
@@ -210,14 +212,10 @@ async fn execute_goal(
         motion.home_sequence(false).await
     };
     if let Err(e) = ready.await {
-        return aborted(
-            execute::motion_code(&e),
-            format!("the arm is not ready: {e}"),
-        );
+        return aborted(MoveError::NotReady(e));
     }
     let Some(start) = motion.joints() else {
-        let why = motion.link.state().last_loss;
-        return aborted(ExecuteMove_Result::ERROR_CONTROLLER, why);
+        return aborted(MoveError::NoJoints(motion.link.state().last_loss));
     };
     // The tray's slot is committed only once its king has been picked.
     let mut trial = ctx.tray.lock().unwrap_or_else(|p| p.into_inner()).clone();
@@ -231,7 +229,7 @@ async fn execute_goal(
         &mut trial,
     ) {
         Ok(p) => p,
-        Err(e) => return aborted(execute::plan_code(&e), e.to_string()),
+        Err(e) => return aborted(e.into()),
     };
     let total = plan.steps.len();
     let commit = |done: usize| {
@@ -276,13 +274,7 @@ async fn execute_goal(
             error: MotionError::Cancelled,
         }) => {
             let how = execute::stop_safely(motion, &ctx.planner).await;
-            (
-                End::Canceled,
-                result(
-                    ExecuteMove_Result::ERROR_CANCELLED,
-                    format!("{name}: cancelled during '{step}': {how}"),
-                ),
-            )
+            (End::Canceled, failed(MoveError::Cancelled { step, how }))
         }
         Err(Failure { step, error }) => {
             if let MotionError::Timeout { .. } = error {
@@ -291,14 +283,11 @@ async fn execute_goal(
                     let _ = motion.stop(g).await;
                 }
             }
-            let at = motion
-                .joints()
-                .map(|q| format!("; the arm is at {}", execute::degrees(&q)))
-                .unwrap_or_default();
-            aborted(
-                execute::motion_code(&error),
-                format!("step '{step}' failed: {error}{at}"),
-            )
+            aborted(MoveError::Step {
+                step,
+                error,
+                at: motion.joints(),
+            })
         }
     }
 }

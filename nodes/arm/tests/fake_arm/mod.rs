@@ -7,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use arm::node::controller::{BoxedIo, Connector};
+use arm::{BoxedIo, Connector};
 use serial_link::arm::{Alarm, AlarmCode, ArmState, ArmStatus, NO_JOINT};
 use serial_link::{
     ArmCommand, ArmController, ArmReport, CentiDeg, ControllerKind, Event, FirmwareId, LinkConfig,

@@ -1,6 +1,5 @@
 use checkers_msgs::msg::FaceExpression;
-use expression::eyes::{eyes, Gaze};
-use expression::Emotion;
+use expression::{eyes, Emotion, Gaze};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;

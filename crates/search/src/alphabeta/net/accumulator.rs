@@ -82,7 +82,7 @@ fn update_view(q: &Quantized, from: &[i16], to: &mut [i16], before: [u64; 4], af
 }
 
 impl EvalNet {
-    /// Whether this network can run from an [`Accumulator`] (it runs in fixed point).
+    /// Whether this network can run from an `Accumulator` (it runs in fixed point).
     pub fn incremental(&self) -> bool {
         self.fast.is_some()
     }
