@@ -140,34 +140,84 @@ impl Ros2 {
     }
 }
 
-/// A background process with its output captured; killed on drop.
+/// A background process with its output captured as it comes (so a test can wait for a line);
+/// killed on drop.
 struct Running {
     child: Child,
+    out: Captured,
+    err: Captured,
+}
+
+/// What a process wrote to one of its pipes so far, and the thread that reads the rest.
+struct Captured {
+    text: std::sync::Arc<std::sync::Mutex<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Captured {
+    fn start(pipe: Option<impl Read + Send + 'static>) -> Captured {
+        let text = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let reader = pipe.map(|mut pipe| {
+            let text = text.clone();
+            std::thread::spawn(move || {
+                let mut chunk = [0u8; 4096];
+                while let Ok(n) = pipe.read(&mut chunk) {
+                    if n == 0 {
+                        break;
+                    }
+                    let mut t = text.lock().unwrap_or_else(|e| e.into_inner());
+                    t.push_str(&String::from_utf8_lossy(&chunk[..n]));
+                }
+            })
+        });
+        Captured { text, reader }
+    }
+
+    fn now(&self) -> String {
+        self.text.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Everything, once the pipe has closed.
+    fn all(mut self) -> String {
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+        self.now()
+    }
 }
 
 impl Running {
     fn start(mut cmd: Command) -> Running {
-        let child = cmd
+        let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .expect("the process starts");
-        Running { child }
+        let out = Captured::start(child.stdout.take());
+        let err = Captured::start(child.stderr.take());
+        Running { child, out, err }
+    }
+
+    /// Waits until the process has printed a line `line`, at most `limit`; false if it did
+    /// not.
+    fn wait_for_line(&self, line: &str, limit: Duration) -> bool {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            if self.out.now().lines().any(|l| l == line) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
     }
 
     /// Stops the process and returns its stdout and stderr.
     fn finish(mut self) -> (String, String) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let mut out = String::new();
-        let mut err = String::new();
-        if let Some(mut s) = self.child.stdout.take() {
-            let _ = s.read_to_string(&mut out);
-        }
-        if let Some(mut s) = self.child.stderr.take() {
-            let _ = s.read_to_string(&mut err);
-        }
-        (out, err)
+        let out = std::mem::replace(&mut self.out, Captured::start(None::<std::io::Empty>));
+        let err = std::mem::replace(&mut self.err, Captured::start(None::<std::io::Empty>));
+        (out.all(), err.all())
     }
 
     /// Waits for the process to end by itself, at most `limit`.
@@ -463,8 +513,12 @@ fn a_killed_node_leaves_the_graph_within_its_lease() {
     let d = domain(10);
     let ours = probe(d, "pub", &["count:=600"]);
     let watch = ros.spawn(d, &format!("{} 50", ros.python("node_gone.py")));
-    // Long enough for rclpy to start and discover the probe on a busy machine.
-    std::thread::sleep(Duration::from_secs(15));
+    // rclpy has started and sees the probe in its graph: only then is its leaving measurable.
+    assert!(
+        watch.wait_for_line("seen", Duration::from_secs(30)),
+        "{}: rclpy never saw the probe",
+        rmw()
+    );
     let killed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .expect("the clock is past 1970")
