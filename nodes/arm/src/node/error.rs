@@ -129,10 +129,9 @@ fn motion_code(e: &MotionError) -> u8 {
         MotionError::Alarm(a) if a.code == AlarmCode::Pump => R::ERROR_PICK_FAILED,
         MotionError::Timeout { .. } => R::ERROR_TIMEOUT,
         MotionError::Cancelled => R::ERROR_CANCELLED,
-        MotionError::StoppedShort { .. }
-        | MotionError::LinkLost(_)
-        | MotionError::Alarm(_)
-        | MotionError::Rejected => R::ERROR_CONTROLLER,
+        MotionError::StoppedShort { .. } | MotionError::LinkLost(_) | MotionError::Alarm(_) => {
+            R::ERROR_CONTROLLER
+        }
     }
 }
 
@@ -263,12 +262,12 @@ mod tests {
     fn a_failed_step_says_where_the_arm_stands() {
         let e = MoveError::Step {
             step: "place a5".into(),
-            error: MotionError::Rejected,
+            error: MotionError::StoppedShort { off_deg: 2.5 },
             at: Some(Joints::default()),
         };
         assert_eq!(
             e.to_string(),
-            "step 'place a5' failed: the arm controller refused a command; the arm is at J1 0.0 J2 0.0 J3 0.0 deg"
+            "step 'place a5' failed: the arm stopped 2.5 degrees short of its target; the arm is at J1 0.0 J2 0.0 J3 0.0 deg"
         );
     }
 }

@@ -47,11 +47,6 @@ pub enum MotionError {
     LinkLost(String),
     #[error("arm controller alarm: {}", describe_alarm(.0))]
     Alarm(Alarm),
-    // Nothing raises it now (the link counts a refused command in the controller's state); its
-    // code and text stay for when a step fails on one.
-    #[allow(dead_code)]
-    #[error("the arm controller refused a command")]
-    Rejected,
     #[error("{what} did not finish within {after:.1} s")]
     Timeout { what: String, after: f64 },
     #[error("the arm stopped {off_deg:.1} degrees short of its target")]
