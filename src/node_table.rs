@@ -150,7 +150,7 @@ async fn calibrate(args: &[String]) -> Result<(), NodeError> {
         board_config: args.board_config,
     })
     .await
-    .map_err(|e| NodeError(e.into()))
+    .map_err(NodeError::new)
 }
 
 /// `ps` and `top` show the node's name rather than `checkers-robot` (Linux keeps 15 bytes).

@@ -1,5 +1,6 @@
 //! A client of the running robot graph, for the CLI (`watch`, `play`), the web window and the
-//! whole-graph tests.
+//! whole-graph tests. In outline (not run here: it needs a running graph, which the
+//! whole-graph tests in tests/ start):
 //!
 //! ```ignore
 //! let client = GraphClient::connect(domain)?;          // inside a tokio runtime
