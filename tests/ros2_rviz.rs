@@ -13,48 +13,15 @@ mod graph_support;
 mod ros2_support;
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::process::Stdio;
 
 use arm_kinematics::fk::Kinematics;
 use arm_kinematics::joints::Joints;
 use checkers_msgs::msg::GameState;
 use graph_support::{play_human, GraphClient, START};
-use ros2_support::{install_package, launch, rmw, ros2_prefix, ros_shell, tail, viz_rmw};
-
-/// An X server of its own for rviz2; killed on drop.
-struct Xvfb {
-    child: Child,
-    display: String,
-}
-
-impl Xvfb {
-    fn start() -> Xvfb {
-        let display = format!(":{}", 40 + std::process::id() % 50);
-        let child = Command::new("Xvfb")
-            .args([
-                display.as_str(),
-                "-screen",
-                "0",
-                "1600x1000x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb runs (../shared/ros2/setup.sh all installs it)");
-        std::thread::sleep(Duration::from_secs(1));
-        Xvfb { child, display }
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use ros2_support::{
+    has_viz, install_package, launch, rmw, ros2_prefix, ros_shell, slow_rviz, tail, viz_rmw, Xvfb,
+};
 
 /// One `sample` line of tests/ros2/tf_probe.py: the arm's joints, the neck's, the cup's position.
 fn sample(line: &str) -> Option<([f64; 3], [f64; 2], [f64; 3])> {
@@ -69,30 +36,12 @@ fn sample(line: &str) -> Option<([f64; 3], [f64; 2], [f64; 3])> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ros2_launch_shows_the_whole_robot_in_rviz() {
     let Some(ros) = ros2_prefix() else { return };
-    if !ros
-        .with_file_name("jazzy-viz")
-        .join("local_setup.bash")
-        .is_file()
-    {
-        assert!(
-            std::env::var_os("CHECKERS_REQUIRE_ROS2").is_none(),
-            "CHECKERS_REQUIRE_ROS2 is set but rviz2 is not installed: ../shared/ros2/setup.sh all"
-        );
-        eprintln!("skipped: no robot_state_publisher and rviz2 (../shared/ros2/setup.sh all)");
+    if !has_viz(&ros) {
         return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let prefix = install_package(dir.path());
-    // rviz2 renders in software here, on the two cores the whole graph shares: 5 frames a
-    // second instead of the shipped 30 leave the nodes and robot_state_publisher their time.
-    let rviz_config = prefix.join("share/checkers_robot/launch/checkers_robot.rviz");
-    let shipped = std::fs::read_to_string(&rviz_config).expect("the rviz config");
-    assert!(shipped.contains("Frame Rate: 30"), "the shipped frame rate");
-    std::fs::write(
-        &rviz_config,
-        shipped.replace("Frame Rate: 30", "Frame Rate: 5"),
-    )
-    .expect("temp dir is writable");
+    slow_rviz(&prefix);
     let log = dir.path().join("launch.log");
     let domain = graph_support::domain(18);
     let x = Xvfb::start();
@@ -193,14 +142,7 @@ async fn ros2_launch_shows_the_whole_robot_in_rviz() {
 
     // rviz2 is up, said nothing wrong, and shows the robot.
     let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("rviz.png");
-    let status = Command::new("import")
-        .args(["-window", "root"])
-        .arg(&shot)
-        .env("DISPLAY", &x.display)
-        .status()
-        .expect("ImageMagick's import runs");
-    assert!(status.success(), "the screenshot");
-    let size = std::fs::metadata(&shot).map(|m| m.len()).unwrap_or(0);
+    let size = x.screenshot(&shot);
     assert!(
         size > 50_000,
         "a screenshot of a drawn scene, not a blank one: {size} bytes"

@@ -9,7 +9,10 @@
 //!   same with rclpy on rmw_cyclonedds_cpp: the operator's enclave reads `/game/state` and
 //!   starts a new game with `/game/new`, a
 //!   participant without credentials reads nothing and finds no `/game/new`, the viewer reads
-//!   `/joint_states` and its `/arm/execute` goal is refused.
+//!   `/joint_states` and its `/arm/execute` goal is refused;
+//! - with rviz2 installed too, on the default backend: the stock `ros2` tools in the operator's
+//!   enclave and the viewer's launch (robot_state_publisher, rviz2), with the commands
+//!   docs/security.md gives (`stock_tools`).
 //!
 //! CI runs it twice: on the default backend, and with every node and the test's client on r2r
 //! (rcl over rmw_cyclonedds_cpp, secured by rcl from the same keystore). On r2r one process
@@ -17,9 +20,9 @@
 
 mod graph_support;
 mod ros2_support;
+mod stock_tools;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Duration;
 
 use checkers_msgs::action::{ExecuteMove, ExecuteMove_Goal};
@@ -35,23 +38,6 @@ use ros::Qos;
 
 /// How long an outsider is given to see anything: discovery here takes well under a second.
 const OUTSIDER: Duration = Duration::from_secs(8);
-
-fn keystore(dir: &Path) -> PathBuf {
-    let ks = dir.join("keystore");
-    let out = Command::new(env!("CARGO_BIN_EXE_checkers-robot"))
-        .args(["security", "init"])
-        .arg(&ks)
-        .arg("--policy")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/security/policy.xml"))
-        .output()
-        .expect("checkers-robot runs");
-    assert!(
-        out.status.success(),
-        "security init: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    ks
-}
 
 fn enforce(ks: &Path) -> Option<SecurityEnv> {
     Some(SecurityEnv {
@@ -82,7 +68,7 @@ async fn only_the_robots_enclaves_reach_the_secured_graph() {
 
 async fn secured_graph(salt: u16) {
     let dir = tempfile::tempdir().expect("temp dir");
-    let ks = keystore(dir.path());
+    let ks = graph_support::keystore(dir.path());
     // Below 231: Cyclone DDS takes no security document naming a higher domain.
     let domain = private_domain(195..200, salt);
     let mut options = graph_support::options(dir.path(), domain, "novice");
@@ -128,6 +114,14 @@ async fn secured_graph(salt: u16) {
     }
     if let Some(ros) = ros2_support::ros2_prefix() {
         rclpy_checks(&ros, dir.path(), &ks, domain);
+        // The stock tools once, against the default backend's graph: on r2r the nodes are
+        // rcl's own, which the stock tools meet in every ROS 2 install.
+        if ros::BACKEND != "r2r" && ros2_support::has_viz(&ros) {
+            let mut viewer = stock_tools::Viewer::start(&ros, dir.path(), &ks, domain);
+            let msgs = ros2_support::checkers_msgs(&ros);
+            stock_tools::operator_commands(&ros, &msgs, dir.path(), &ks, domain);
+            viewer.check(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("rviz-viewer.png"));
+        }
     }
     drop(client);
     drop(sim);

@@ -165,6 +165,7 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
         firmware: args.firmware.clone(),
         web_port: args.web_port,
         args: Vec::new(),
+        netns: None,
     };
     std::fs::create_dir_all(&run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
     let mut graph = SimGraph::launch(&options)?;

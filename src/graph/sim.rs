@@ -41,6 +41,9 @@ pub struct SimOptions {
     pub web_port: u16,
     /// More launch arguments (`record:=false`).
     pub args: Vec<String>,
+    /// The network namespace to launch in (`ip netns exec NS`), standing for a computer of its
+    /// own: discovery then reaches its subnet instead of stopping at loopback.
+    pub netns: Option<String>,
 }
 
 /// A running launch; stopped on drop.
@@ -128,7 +131,19 @@ impl Drop for SimGraph {
 /// `checkers-robot launch launch/sim.launch.xml` with `o`'s arguments, on `o`'s domain.
 fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
     let file = o.share.join("launch").join("sim.launch.xml");
-    let mut cmd = Command::new(&o.exe);
+    let mut cmd = match &o.netns {
+        Some(ns) => {
+            let mut ip = Command::new("ip");
+            ip.args(["netns", "exec", ns.as_str()]).arg(&o.exe);
+            ip
+        }
+        None => Command::new(&o.exe),
+    };
+    let range = if o.netns.is_some() {
+        "SUBNET"
+    } else {
+        "LOCALHOST"
+    };
     cmd.arg("launch")
         .arg(&file)
         .arg(format!("difficulty:={}", o.level))
@@ -139,7 +154,7 @@ fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
         .arg(format!("web_port:={}", o.web_port))
         .args(&o.args)
         .env("ROS_DOMAIN_ID", o.domain.to_string())
-        .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST");
+        .env("ROS_AUTOMATIC_DISCOVERY_RANGE", range);
     if let Some(keystore) = &o.keystore {
         cmd.arg("secure:=true")
             .arg(format!("keystore:={}", keystore.display()));

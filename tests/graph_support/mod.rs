@@ -37,6 +37,24 @@ pub async fn serial() -> MutexGuard<'static, ()> {
 
 /// A domain per test binary and test, away from the other test files' ranges (10..170 and
 /// 170..195): 200..232.
+/// A keystore made by `checkers-robot security init` from the repository's policy, under `dir`.
+pub fn keystore(dir: &Path) -> PathBuf {
+    let ks = dir.join("keystore");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_checkers-robot"))
+        .args(["security", "init"])
+        .arg(&ks)
+        .arg("--policy")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/security/policy.xml"))
+        .output()
+        .expect("checkers-robot runs");
+    assert!(
+        out.status.success(),
+        "security init: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ks
+}
+
 pub fn domain(salt: u16) -> u16 {
     sim::private_domain(200..232, salt)
 }
@@ -64,6 +82,7 @@ pub fn options_with(dir: &Path, domain: u16, level: &str, firmware: &str) -> Sim
         firmware: firmware.to_string(),
         web_port: 0,
         args: Vec::new(),
+        netns: None,
     }
 }
 

@@ -112,7 +112,7 @@ pub fn viz_rmw() -> String {
 }
 
 /// `bash -c SCRIPT` with ROS 2, its overlays and the package under `prefix` sourced, on `rmw` and
-/// `domain`.
+/// `domain`, discovery kept to this computer.
 pub fn ros_shell(
     rmw: &str,
     ros: &Path,
@@ -122,16 +122,42 @@ pub fn ros_shell(
     script: &str,
 ) -> Command {
     let mut cmd = Command::new("bash");
-    cmd.arg("-c").arg(format!(
+    cmd.arg("-c").arg(ros_script(
+        rmw,
+        ros,
+        prefix,
+        logs,
+        domain,
+        "LOCALHOST",
+        script,
+    ));
+    clean_security(cmd)
+}
+
+/// The script [`ros_shell`] runs, with discovery reaching `range` (`LOCALHOST`, `SUBNET`).
+pub fn ros_script(
+    rmw: &str,
+    ros: &Path,
+    prefix: &Path,
+    logs: &Path,
+    domain: u16,
+    range: &str,
+    script: &str,
+) -> String {
+    format!(
         "source {ros}/setup.bash && {trees}export AMENT_PREFIX_PATH={prefix}:$AMENT_PREFIX_PATH \
          PATH={ros}/venv/bin:$PATH RMW_IMPLEMENTATION={rmw} ROS_DISTRO=jazzy \
          ROS_VERSION=2 ROS_PYTHON_VERSION=3 ROS_DOMAIN_ID={domain} \
-         ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST ROS_LOG_DIR={logs} PYTHONUNBUFFERED=1 && {script}",
+         ROS_AUTOMATIC_DISCOVERY_RANGE={range} ROS_LOG_DIR={logs} PYTHONUNBUFFERED=1 && {script}",
         ros = ros.display(),
         trees = overlays(ros),
         prefix = prefix.display(),
         logs = logs.display(),
-    ));
+    )
+}
+
+/// `cmd` without this process's security settings and without input.
+pub fn clean_security(mut cmd: Command) -> Command {
     // Security is the script's to set: on r2r, this process's own nodes set these variables.
     for var in [
         "ROS_SECURITY_ENABLE",
@@ -163,15 +189,100 @@ pub fn launch(
         scale = super::graph_support::TIME_SCALE,
         run = run_dir.display(),
     );
-    let out = std::fs::File::create(dir.join("launch.log")).expect("log file");
+    spawn_logged(
+        ros_shell(rmw, ros, prefix, &dir.join("ros_log"), domain, &script),
+        &dir.join("launch.log"),
+    )
+}
+
+/// `cmd` in its own process group (stopped as Ctrl-C stops it when dropped), its output in `log`.
+pub fn spawn_logged(mut cmd: Command, log: &Path) -> Launch {
+    let out = std::fs::File::create(log).expect("log file");
     let err = out.try_clone().expect("log file");
-    let child = ros_shell(rmw, ros, prefix, &dir.join("ros_log"), domain, &script)
+    let child = cmd
         .stdout(out)
         .stderr(err)
         .process_group(0)
         .spawn()
-        .expect("ros2 launch starts");
+        .expect("the command starts");
     Launch { child }
+}
+
+/// Whether rviz2 and robot_state_publisher are installed (`../shared/ros2/setup.sh all`);
+/// where they are not, CI (`CHECKERS_REQUIRE_ROS2`) fails instead of skipping.
+pub fn has_viz(ros: &Path) -> bool {
+    if ros
+        .with_file_name("jazzy-viz")
+        .join("local_setup.bash")
+        .is_file()
+    {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CHECKERS_REQUIRE_ROS2").is_none(),
+        "CHECKERS_REQUIRE_ROS2 is set but rviz2 is not installed: ../shared/ros2/setup.sh all"
+    );
+    eprintln!("skipped: no robot_state_publisher and rviz2 (../shared/ros2/setup.sh all)");
+    false
+}
+
+/// rviz2 renders in software here, on the two cores the whole graph shares: 5 frames a second
+/// instead of the shipped 30 leave the nodes and robot_state_publisher their time.
+pub fn slow_rviz(prefix: &Path) {
+    let rviz_config = prefix.join("share/checkers_robot/launch/checkers_robot.rviz");
+    let shipped = std::fs::read_to_string(&rviz_config).expect("the rviz config");
+    assert!(shipped.contains("Frame Rate: 30"), "the shipped frame rate");
+    std::fs::write(
+        &rviz_config,
+        shipped.replace("Frame Rate: 30", "Frame Rate: 5"),
+    )
+    .expect("temp dir is writable");
+}
+
+/// An X server of its own for rviz2; killed on drop.
+pub struct Xvfb {
+    child: Child,
+    pub display: String,
+}
+
+impl Xvfb {
+    pub fn start() -> Xvfb {
+        let display = format!(":{}", 40 + std::process::id() % 50);
+        let child = Command::new("Xvfb")
+            .args([
+                display.as_str(),
+                "-screen",
+                "0",
+                "1600x1000x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb runs (../shared/ros2/setup.sh all installs it)");
+        std::thread::sleep(Duration::from_secs(1));
+        Xvfb { child, display }
+    }
+
+    /// A screenshot of the whole screen (ImageMagick's `import`) at `path`; its size in bytes.
+    pub fn screenshot(&self, path: &Path) -> u64 {
+        let status = Command::new("import")
+            .args(["-window", "root"])
+            .arg(path)
+            .env("DISPLAY", &self.display)
+            .status()
+            .expect("ImageMagick's import runs");
+        assert!(status.success(), "the screenshot");
+        std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// checkers_msgs built with colcon (`tools/ros2/build_checkers_msgs.sh`, shared with

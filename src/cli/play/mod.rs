@@ -99,6 +99,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
         firmware: args.firmware.clone(),
         web_port: args.web_port,
         args: Vec::new(),
+        netns: None,
     })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

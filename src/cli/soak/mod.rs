@@ -40,8 +40,13 @@ pub struct Args {
     /// The simulated human's planner (`alphabeta:depth=2`, `random`, `level:NAME`).
     #[arg(long, default_value = "alphabeta:depth=2")]
     opponent: String,
+    /// The most games to play.
     #[arg(long, default_value_t = 10)]
     games: u32,
+    /// Stop after the game in which this much time has passed (`90m`, `3600s`), if that comes
+    /// before `--games`: a soak at `--time-scale 1` is measured in hours, not games.
+    #[arg(long, value_parser = search::parse_duration)]
+    duration: Option<Duration>,
     /// Speed of the simulated world (arm, human); the arm node allows up to 1000.
     #[arg(long, default_value_t = 200.0)]
     time_scale: f64,
@@ -127,6 +132,7 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         firmware: "native".to_string(),
         web_port: 0,
         args: Vec::new(),
+        netns: None,
     };
     let mut graph = SimGraph::launch(&options)?;
     let client = GraphClient::connect(options.domain)?;
@@ -167,6 +173,16 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         }
         health.sample(&read_log(&log), started.elapsed());
         line(&bar, format!("health: {}", health.latest()));
+        if args.duration.is_some_and(|d| started.elapsed() >= d) {
+            line(
+                &bar,
+                format!(
+                    "soak: {n} games in {:.0?}, the time asked for",
+                    started.elapsed()
+                ),
+            );
+            break;
+        }
     }
     bar.finish_and_clear();
     report(&tally, &health, &read_log(&log), started.elapsed());

@@ -1,0 +1,202 @@
+//! The stock ROS 2 tools in their enclaves, with the very commands docs/security.md gives: the
+//! test reads them from the docs' marked blocks, so the two cannot drift apart. The viewer's
+//! `ros2 launch` (robot_state_publisher and rviz2 under Xvfb) starts first; then every
+//! operator command runs in turn and must give what the docs say it gives, the refused one
+//! included.
+
+use std::path::Path;
+
+use super::ros2_support::{self, spawn_logged, Launch, Xvfb};
+
+/// How many times a command that timed out waiting for discovery is run: secured discovery
+/// takes a second or two per pair (longer on a loaded machine), `ros2 param` waits only 5 s
+/// for all of a node's services, and a reply sent before the handshake with the tool's new
+/// participant is done is lost. A refusal is never run again.
+const ATTEMPTS: usize = 3;
+/// How long one run of a command may take.
+const PER_RUN: &str = "30";
+
+/// What one documented operator command must print; a command the test does not know fails it.
+fn expected(command: &str) -> Result<&'static [&'static str], &'static str> {
+    const CHECKS: &[(&str, Result<&[&str], &str>)] = &[
+        ("ros2 topic echo --once /game/state ", Ok(&["ply:"])),
+        ("ros2 service call /game/new ", Ok(&["success=True"])),
+        ("ros2 param get ", Ok(&["String value is:"])),
+        ("ros2 param set ", Ok(&["Set parameter successful"])),
+        (
+            "ros2 node list ",
+            Ok(&[
+                "/arbiter",
+                "/planner",
+                "/arm",
+                "/board_sensor",
+                "/expression",
+                "/sim",
+            ]),
+        ),
+        ("ros2 topic echo --once /tf ", Ok(&["child_frame_id:"])),
+        (
+            "ros2 action send_goal /arm/execute ",
+            Err("failed to create topic [rq/arm/execute/_action/send_goalRequest]"),
+        ),
+    ];
+    CHECKS
+        .iter()
+        .find(|(prefix, _)| command.starts_with(prefix))
+        .map(|(_, check)| *check)
+        .unwrap_or_else(|| {
+            panic!("docs/security.md gives a command this test does not check: {command}")
+        })
+}
+
+/// The `ros2` lines of the code block that follows `<!-- MARK` in docs/security.md.
+pub fn documented(mark: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/security.md");
+    let text = std::fs::read_to_string(&path).expect("docs/security.md");
+    let (_, after) = text
+        .split_once(&format!("<!-- {mark}"))
+        .unwrap_or_else(|| panic!("docs/security.md has no block marked `<!-- {mark}`"));
+    let block = after
+        .split("```")
+        .nth(1)
+        .expect("a code block after the mark");
+    let lines: Vec<String> = block
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("ros2 "))
+        .map(String::from)
+        .collect();
+    assert!(!lines.is_empty(), "the block `{mark}` has no ros2 line");
+    lines
+}
+
+fn secured(ks: &Path, enclave: &str) -> String {
+    format!(
+        "export ROS_SECURITY_ENABLE=true ROS_SECURITY_STRATEGY=Enforce \
+         ROS_SECURITY_KEYSTORE={} ROS_SECURITY_ENCLAVE_OVERRIDE={enclave} && ",
+        ks.display()
+    )
+}
+
+/// The viewer's documented launch, under an X server of its own; kept running until dropped.
+pub struct Viewer {
+    // Dropped in this order: the launch (Ctrl-C), then its X server.
+    launch: Launch,
+    x: Xvfb,
+    log: std::path::PathBuf,
+}
+
+impl Viewer {
+    pub fn start(ros: &Path, dir: &Path, ks: &Path, domain: u16) -> Viewer {
+        let prefix = ros2_support::install_package(&dir.join("viewer"));
+        ros2_support::slow_rviz(&prefix);
+        let line = documented("viewer").remove(0);
+        let x = Xvfb::start();
+        let script = format!(
+            "export DISPLAY={} LIBGL_ALWAYS_SOFTWARE=1 && exec {}",
+            x.display,
+            line.replace("$HOME/keystore", &ks.display().to_string())
+        );
+        let log = dir.join("viewer.log");
+        let cmd = ros2_support::ros_shell(
+            "rmw_cyclonedds_cpp",
+            ros,
+            &prefix,
+            &dir.join("ros_log"),
+            domain,
+            &script,
+        );
+        let launch = spawn_logged(cmd, &log);
+        Viewer { launch, x, log }
+    }
+
+    /// rviz2 and robot_state_publisher are up, said nothing wrong, and rviz drew the robot.
+    pub fn check(&mut self, shot: &Path) {
+        let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+        for node in ["robot_state_publisher", "rviz2"] {
+            assert!(
+                text.contains(&format!("[{node}-")),
+                "{node} started:\n{text}"
+            );
+        }
+        for bad in [
+            "ERROR",
+            "failed to create",
+            "terminate called",
+            "process has died",
+        ] {
+            assert!(
+                !text.contains(bad),
+                "the viewer's launch says {bad:?}:\n{text}"
+            );
+        }
+        let size = self.x.screenshot(shot);
+        assert!(
+            size > 50_000,
+            "rviz drew a scene, not a blank screen: {size} bytes"
+        );
+        assert!(
+            matches!(self.launch.child.try_wait(), Ok(None)),
+            "the viewer's launch ended:\n{text}"
+        );
+    }
+}
+
+/// Every documented operator command, in the docs' order, each giving what it should.
+pub fn operator_commands(ros: &Path, msgs: &Path, dir: &Path, ks: &Path, domain: u16) {
+    for command in documented("operator") {
+        let want = expected(&command);
+        let script = format!(
+            "source {}/local_setup.bash && {}timeout -s INT {PER_RUN} {command}",
+            msgs.display(),
+            secured(ks, "/checkers/operator")
+        );
+        let mut text = String::new();
+        for attempt in 1..=ATTEMPTS {
+            let out = ros2_support::ros_shell(
+                "rmw_cyclonedds_cpp",
+                ros,
+                ros,
+                &dir.join("ros_log"),
+                domain,
+                &script,
+            )
+            .output()
+            .expect("bash runs");
+            text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            eprintln!("[{attempt}] {command}:\n{text}");
+            // `timeout` exits 124 when it stopped the command.
+            let timed_out = out.status.code() == Some(124)
+                || ["timed out", "does not appear to be published"]
+                    .iter()
+                    .any(|t| text.contains(t));
+            if !timed_out {
+                break;
+            }
+        }
+        match want {
+            Ok(lines) => {
+                for line in lines {
+                    assert!(
+                        text.contains(line),
+                        "`{command}` should print {line:?}:\n{text}"
+                    );
+                }
+            }
+            Err(refusal) => {
+                assert!(
+                    text.contains(refusal),
+                    "`{command}` should be refused:\n{text}"
+                );
+                assert!(
+                    !text.contains("Goal accepted"),
+                    "`{command}` reached the arm:\n{text}"
+                );
+            }
+        }
+    }
+}

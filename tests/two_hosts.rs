@@ -1,0 +1,299 @@
+//! The graph across two computers: two network namespaces joined by a veth pair, made by the
+//! test (`netns_support`; root only, required in CI by `CHECKERS_REQUIRE_NETNS=1`), discovery
+//! over their subnet instead of loopback.
+//! - Secured: the robot's nodes on one computer; on the other the play interface's client
+//!   plays a move, rclpy in the operator's enclave reads the game and starts a new one, rclpy
+//!   in the viewer's enclave reads the arm and may not move it.
+//! - The planner alone on the second computer (the robot thinking on a faster machine): the
+//!   game is played over the link, then over the link losing 30% of its packets each way, then
+//!   with the link cut for 20 s during the robot's turn and restored. The game goes on; every
+//!   ply is in the archived PDN, which replays.
+
+mod graph_support;
+mod netns_support;
+mod ros2_support;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::Duration;
+
+use checkers_msgs::msg::{GameEvent, GameState};
+use draughts::parse_pdn;
+use graph_support::sim::{SimGraph, SimOptions};
+use graph_support::{next_event, play_human, Graph, GraphClient, START, WAIT};
+use netns_support::{Host, Link};
+use ros::env::{DiscoveryRange, RosEnv};
+use ros::security::{SecurityEnv, Strategy};
+use ros::{Node, RosArgs};
+
+/// Our graph client on `host`, in `enclave` when `security` is given: the node is made on a
+/// thread that has joined the host's network, so its sockets are that computer's.
+fn client_on(host: &Host, domain: u16, security: Option<SecurityEnv>) -> GraphClient {
+    let runtime = tokio::runtime::Handle::current();
+    let ns = host.ns.clone();
+    let host = Host {
+        ns,
+        dev: host.dev.clone(),
+        addr: host.addr.clone(),
+    };
+    std::thread::spawn(move || {
+        host.enter();
+        let _inside = runtime.enter();
+        let name = "play";
+        let args = RosArgs::parse([name, "--ros-args", "--enclave", "/checkers/play"])
+            .expect("the client's arguments");
+        let env = RosEnv {
+            domain_id: domain,
+            discovery: DiscoveryRange::Subnet,
+            security,
+        };
+        let node = Node::new(name, args, env).expect("the client's node");
+        GraphClient::on(node).expect("the client")
+    })
+    .join()
+    .expect("the client's thread")
+}
+
+fn launch_on(
+    host: &Host,
+    dir: &Path,
+    domain: u16,
+    keystore: Option<PathBuf>,
+    args: &[&str],
+) -> SimGraph {
+    let mut options: SimOptions = graph_support::options(dir, domain, "novice");
+    options.keystore = keystore;
+    options.netns = Some(host.ns.clone());
+    options.args = args.iter().map(|a| a.to_string()).collect();
+    SimGraph::launch(&options).expect("the launch starts")
+}
+
+fn enforce(ks: &Path) -> Option<SecurityEnv> {
+    Some(SecurityEnv {
+        strategy: Strategy::Enforce,
+        keystore: Some(ks.to_path_buf()),
+        enclave_override: None,
+    })
+}
+
+/// A process killed when dropped.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operator_and_viewer_on_another_computer_secured() {
+    if !netns_support::available() {
+        return;
+    }
+    let _one = graph_support::serial().await;
+    let link = Link::new("s");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let ks = graph_support::keystore(dir.path());
+    let domain = graph_support::domain(41);
+    // As tests/security.rs: without the web window and the recorder (docs/security.md).
+    let sim = launch_on(
+        &link.a,
+        dir.path(),
+        domain,
+        Some(ks.clone()),
+        &["web:=false", "record:=false"],
+    );
+    let client = client_on(&link.b, domain, enforce(&ks));
+    let g = Graph {
+        client,
+        sim,
+        dir,
+        domain,
+    };
+    if let Err(e) = g.client.wait_ready(START).await {
+        panic!(
+            "the robot did not come up across the link: {e:#}\n{}",
+            g.tail()
+        );
+    }
+    let first = g
+        .client
+        .wait_state(START, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
+        .await
+        .unwrap_or_else(|e| panic!("the first human turn: {e:#}\n{}", g.tail()));
+    let mut events = g.client.events();
+    let mv = first
+        .legal_moves
+        .first()
+        .expect("a legal move")
+        .text
+        .clone();
+    g.client
+        .human_move(&mv, 0, true)
+        .await
+        .unwrap_or_else(|e| panic!("the human's move: {e:#}\n{}", g.tail()));
+    next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_ROBOT_MOVED)
+        .await
+        .unwrap_or_else(|e| panic!("the robot's reply: {e:#}\n{}", g.tail()));
+
+    let Some(ros) = ros2_support::ros2_prefix() else {
+        return;
+    };
+    let msgs = ros2_support::checkers_msgs(&ros);
+    let rclpy = |enclave: &str, mode: &str| {
+        let script = format!(
+            "source {}/local_setup.bash && export ROS_SECURITY_ENABLE=true \
+             ROS_SECURITY_STRATEGY=Enforce ROS_SECURITY_KEYSTORE={} \
+             ROS_SECURITY_ENCLAVE_OVERRIDE={enclave} && python3 {} {mode} 30",
+            msgs.display(),
+            ks.display(),
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/ros2/secure_client.py")
+                .display()
+        );
+        let script = ros2_support::ros_script(
+            "rmw_cyclonedds_cpp",
+            &ros,
+            &ros,
+            &g.dir.path().join("ros_log"),
+            domain,
+            "SUBNET",
+            &script,
+        );
+        let mut cmd = link.b.command("bash");
+        cmd.arg("-c").arg(script);
+        let out = ros2_support::clean_security(cmd)
+            .output()
+            .expect("bash runs");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        eprintln!(
+            "rclpy {mode}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    let operator = rclpy("/checkers/operator", "operator");
+    assert!(operator.contains("state ply="), "{operator}\n{}", g.tail());
+    assert!(operator.contains("new_game success=True"), "{operator}");
+    let viewer = rclpy("/checkers/viewer", "viewer");
+    assert!(viewer.contains("joints "), "{viewer}");
+    assert!(!viewer.contains("joints none"), "{viewer}");
+    assert!(viewer.contains("goal refused"), "{viewer}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_planner_on_another_computer_over_a_lossy_link() {
+    if !netns_support::available() {
+        return;
+    }
+    let _one = graph_support::serial().await;
+    let link = Link::new("p");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let domain = graph_support::domain(43);
+    let sim = launch_on(
+        &link.a,
+        dir.path(),
+        domain,
+        None,
+        &["planner:=false", "web:=false", "record:=false"],
+    );
+    let planner_log = std::fs::File::create(dir.path().join("planner.log")).expect("log file");
+    let planner = link
+        .b
+        .command(env!("CARGO_BIN_EXE_checkers-robot"))
+        .args([
+            "node",
+            "planner_node",
+            "--ros-args",
+            "-r",
+            "__node:=planner",
+        ])
+        .arg("--params-file")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/difficulty/novice.yaml"))
+        .env("ROS_DOMAIN_ID", domain.to_string())
+        .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "SUBNET")
+        .stdin(Stdio::null())
+        .stdout(planner_log.try_clone().expect("log file"))
+        .stderr(planner_log)
+        .spawn()
+        .expect("the planner starts on the other computer");
+    let _planner = Process(planner);
+    // The person is at the robot: the client is on the robot's computer.
+    let client = client_on(&link.a, domain, None);
+    let g = Graph {
+        client,
+        sim,
+        dir,
+        domain,
+    };
+    let tail = || {
+        format!(
+            "{}\n--- planner ---\n{}",
+            g.tail(),
+            std::fs::read_to_string(g.dir.path().join("planner.log")).unwrap_or_default()
+        )
+    };
+    let mut state = g
+        .client
+        .wait_state(START, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
+        .await
+        .unwrap_or_else(|e| panic!("the first human turn: {e:#}\n{}", tail()));
+    let mut events = g.client.events();
+
+    // Over the link: the remote planner answers every turn.
+    state = play_human(&g.client, state.clone(), state.ply + 4, tail).await;
+    let fallbacks = |events: &mut tokio::sync::broadcast::Receiver<GameEvent>| {
+        let mut n = 0;
+        while let Ok(e) = events.try_recv() {
+            if e.kind == GameEvent::KIND_PLANNER_TIMEOUT {
+                n += 1;
+            }
+        }
+        n
+    };
+    assert_eq!(
+        fallbacks(&mut events),
+        0,
+        "the planner over the link\n{}",
+        tail()
+    );
+
+    // 30% of the packets lost each way: DDS's reliable delivery carries the game on.
+    link.lose(30);
+    state = play_human(&g.client, state.clone(), state.ply + 4, tail).await;
+    link.heal();
+    eprintln!("over the lossy link: {} fallbacks", fallbacks(&mut events));
+
+    // The link cut for 20 s from the human's move: the robot's turn goes on without the
+    // planner's computer (the arbiter's own move), and the game with it.
+    if !graph_support::over(&state) {
+        link.set_up(false);
+        let cut = tokio::time::Instant::now();
+        state = play_human(&g.client, state.clone(), state.ply + 2, tail).await;
+        tokio::time::sleep_until(cut + Duration::from_secs(20)).await;
+        link.set_up(true);
+    }
+    // Restored: the remote planner answers again once it is rediscovered.
+    let restored = state.ply;
+    state = play_human(&g.client, state.clone(), state.ply + 6, tail).await;
+    assert!(state.ply > restored || graph_support::over(&state));
+
+    // Nothing lost: the game's record is archived with every ply, and replays.
+    if !graph_support::over(&state) {
+        g.client.resign(0).await.expect("the human resigns");
+    }
+    let pdn = g
+        .archived_pdn("the game across the link", |t| {
+            t.contains("[GameType \"25\"]")
+        })
+        .await;
+    let games = parse_pdn(&pdn).expect("the PDN parses");
+    let replayed = games[0].replay().expect("the PDN replays legally");
+    assert!(
+        replayed.ply_count() >= state.ply as usize,
+        "{} plies archived, {} played:\n{pdn}",
+        replayed.ply_count(),
+        state.ply
+    );
+}
