@@ -6,8 +6,10 @@
 //!   secured participants do not discover each other across the link yet (docs/security.md).
 //! - The planner alone on the second computer (the robot thinking on a faster machine): the
 //!   game is played over the link, then over the link losing 30% of its packets each way, then
-//!   with the link cut for 20 s during the robot's turn and restored. The game goes on; every
-//!   ply is in the archived PDN, which replays.
+//!   with the link cut for 20 s during the robot's turn (the arbiter waits for the planner,
+//!   says so, and plays its move once the link is back), then with the planner's computer gone
+//!   for good (after the wait the robot plays at the game's level on its own computer). The
+//!   game goes on; every ply is in the archived PDN, which replays.
 
 mod graph_support;
 mod netns_support;
@@ -154,9 +156,36 @@ async fn an_operator_and_a_viewer_on_another_computer() {
     assert!(operator.contains("state ply="), "{operator}\n{}", g.tail());
     assert!(operator.contains("new_game success=True"), "{operator}");
     let viewer = on_b(
-        "timeout -s INT 30 ros2 topic echo --once /joint_states sensor_msgs/msg/JointState".into(),
+        "timeout -s INT 30 ros2 topic echo --once --no-daemon /joint_states sensor_msgs/msg/JointState".into(),
     );
     assert!(viewer.contains("position:"), "{viewer}\n{}", g.tail());
+}
+
+/// How many `PLANNER_AWAY` and `PLANNER_TIMEOUT` events came since the last call.
+fn planner_events(events: &mut tokio::sync::broadcast::Receiver<GameEvent>) -> (u32, u32) {
+    let (mut away, mut gave_up) = (0, 0);
+    while let Ok(e) = events.try_recv() {
+        match e.kind {
+            GameEvent::KIND_PLANNER_AWAY => away += 1,
+            GameEvent::KIND_PLANNER_TIMEOUT => gave_up += 1,
+            _ => {}
+        }
+    }
+    (away, gave_up)
+}
+
+/// `state` if its game goes on, else the human's first turn of a new game (the human White).
+async fn go_on(g: &Graph, state: GameState) -> GameState {
+    if !graph_support::over(&state) {
+        return state;
+    }
+    g.client.new_game(1, "", "").await.expect("a new game");
+    g.client
+        .wait_state(WAIT, |s| {
+            s.ply == 0 && s.status == GameState::STATUS_WAITING_FOR_HUMAN
+        })
+        .await
+        .unwrap_or_else(|e| panic!("the new game: {e:#}\n{}", g.tail()))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -195,7 +224,7 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
         .stderr(planner_log)
         .spawn()
         .expect("the planner starts on the other computer");
-    let _planner = Process(planner);
+    let planner = Process(planner);
     // The person is at the robot: the client is on the robot's computer.
     let client = client_on(&link.a, domain, None);
     let g = Graph {
@@ -240,21 +269,67 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     link.lose(30);
     state = play_human(&g.client, state.clone(), state.ply + 4, tail).await;
     link.heal();
-    eprintln!("over the lossy link: {} fallbacks", fallbacks(&mut events));
+    eprintln!(
+        "over the lossy link: {:?} (away, timeouts)",
+        planner_events(&mut events)
+    );
 
-    // The link cut for 20 s from the human's move: the robot's turn goes on without the
-    // planner's computer (the arbiter's own move), and the game with it.
-    if !graph_support::over(&state) {
-        link.set_up(false);
-        let cut = tokio::time::Instant::now();
-        state = play_human(&g.client, state.clone(), state.ply + 2, tail).await;
-        tokio::time::sleep_until(cut + Duration::from_secs(20)).await;
-        link.set_up(true);
-    }
-    // Restored: the remote planner answers again once it is rediscovered.
-    let restored = state.ply;
-    state = play_human(&g.client, state.clone(), state.ply + 6, tail).await;
-    assert!(state.ply > restored || graph_support::over(&state));
+    // The link cut for 20 s from the human's move: the arbiter cannot reach the planner, says
+    // so, waits, and plays the planner's move once the link is back.
+    state = go_on(&g, state).await;
+    link.set_up(false);
+    let restore = link.restore_after(Duration::from_secs(20));
+    state = play_human(&g.client, state.clone(), state.ply + 2, tail).await;
+    restore.join().expect("the link is restored");
+    let (away, gave_up) = planner_events(&mut events);
+    assert!(away >= 1, "PLANNER_AWAY while the link was cut\n{}", tail());
+    assert_eq!(
+        gave_up,
+        0,
+        "the planner came back within the wait\n{}",
+        tail()
+    );
+
+    // Restored: the remote planner answers every turn again.
+    state = go_on(&g, state).await;
+    state = play_human(&g.client, state.clone(), state.ply + 4, tail).await;
+    assert_eq!(
+        planner_events(&mut events),
+        (0, 0),
+        "the planner is back\n{}",
+        tail()
+    );
+
+    // The planner's computer gone for good: after the wait, the robot plays at the game's
+    // level on its own computer, says so, and the game goes on.
+    state = go_on(&g, state).await;
+    drop(planner);
+    let ply = state.ply;
+    let mv = state
+        .legal_moves
+        .first()
+        .expect("a legal move")
+        .text
+        .clone();
+    g.client
+        .human_move(&mv, 0, true)
+        .await
+        .expect("the human's move");
+    let timeout = next_event(&mut events, START, |e| {
+        e.kind == GameEvent::KIND_PLANNER_TIMEOUT
+    })
+    .await
+    .unwrap_or_else(|e| panic!("the arbiter gives up waiting: {e:#}\n{}", tail()));
+    assert!(
+        timeout.text.contains("level novice on its own computer"),
+        "{}",
+        timeout.text
+    );
+    state = g
+        .client
+        .wait_state(WAIT, |s| s.ply >= ply + 2 || graph_support::over(s))
+        .await
+        .unwrap_or_else(|e| panic!("the robot's own move: {e:#}\n{}", tail()));
 
     // Nothing lost: the game's record is archived with every ply, and replays.
     if !graph_support::over(&state) {

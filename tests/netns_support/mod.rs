@@ -169,6 +169,22 @@ impl Link {
     }
 }
 
+impl Link {
+    /// The link up again after `after`, from a thread of its own (the test meanwhile plays).
+    pub fn restore_after(&self, after: std::time::Duration) -> std::thread::JoinHandle<()> {
+        let ends: Vec<(String, String)> = [&self.a, &self.b]
+            .iter()
+            .map(|h| (h.ns.clone(), h.dev.clone()))
+            .collect();
+        std::thread::spawn(move || {
+            std::thread::sleep(after);
+            for (ns, dev) in &ends {
+                run("ip", &["-n", ns, "link", "set", dev, "up"]);
+            }
+        })
+    }
+}
+
 impl Drop for Link {
     fn drop(&mut self) {
         // Deleting a namespace deletes its end of the veth pair, and with it the other end.

@@ -7,6 +7,17 @@ use ros::{GoalOutcome, RosError};
 
 use crate::referee::RefereeError;
 
+impl ArbiterError {
+    /// The planner did not take the goal or went silent: its computer may be away, and it is
+    /// worth waiting for. A planner that answered badly is not.
+    pub fn planner_unreachable(&self) -> bool {
+        matches!(
+            self,
+            ArbiterError::PlannerRefused(_) | ArbiterError::Planner(_)
+        )
+    }
+}
+
 /// Why a request or a step of the robot's turn failed; the text is what the person is told.
 #[derive(Debug, thiserror::Error)]
 pub enum ArbiterError {

@@ -11,6 +11,11 @@ pub struct Settings {
     pub time_budget_s: f64,
     pub planner_margin_s: f64,
     pub planner_timeout_s: f64,
+    /// How long the robot waits for a planner that does not answer (its computer away, the
+    /// link cut) before it plays on this computer; 0: at once, a quick move.
+    pub planner_wait_s: f64,
+    /// The levels (config/difficulty), to play at the game's level on this computer.
+    pub difficulty_dir: String,
     pub arm_timeout_s: f64,
     pub scan_timeout_s: f64,
     pub verify: bool,
@@ -48,6 +53,8 @@ impl Settings {
             time_budget_s: p.declare("time_budget_s", 1.0f64)?.max(0.0),
             planner_margin_s: p.declare("planner_margin_s", 1.0f64)?.max(0.05),
             planner_timeout_s: p.declare("planner_timeout_s", 20.0f64)?.max(0.1),
+            planner_wait_s: p.declare("planner_wait_s", 30.0f64)?.max(0.0),
+            difficulty_dir: p.declare("difficulty_dir", "config/difficulty".to_string())?,
             arm_timeout_s: p.declare("arm_timeout_s", 120.0f64)?.max(0.1),
             scan_timeout_s: p.declare("scan_timeout_s", 3.0f64)?.max(0.1),
             verify: p.declare("verify", true)?,

@@ -110,6 +110,8 @@ pub enum GameEvent {
     BoardMismatch,
     BoardRestored,
     PlannerTimeout,
+    /// The planner does not answer: the robot waits for it.
+    PlannerAway,
     /// The coach judged the human's move a blunder.
     HumanBlunder,
     /// The coach judged the human's move the only one that holds.
@@ -269,6 +271,8 @@ impl EmotionModel {
             GameEvent::ArmFailed | GameEvent::BoardMismatch => {
                 self.transient = Some((Emotion::Sad, 0.6));
             }
+            // Worried, waiting for its thoughts to come back.
+            GameEvent::PlannerAway => self.transient = Some((Emotion::Fear, 0.4)),
             GameEvent::BoardRestored => self.transient = None,
             // Empathy or glee at a blunder, as the attitude reads it; surprise at a brilliant
             // move either way.

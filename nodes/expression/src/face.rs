@@ -112,6 +112,7 @@ impl Face {
             GameEvent::BoardMismatch => Some(Situation::BoardMismatch),
             GameEvent::BoardRestored => None,
             GameEvent::PlannerTimeout => Some(Situation::PlannerTimeout),
+            GameEvent::PlannerAway => Some(Situation::PlannerAway),
             // The coach has spoken about this move: the next evaluation need not.
             GameEvent::HumanBlunder => {
                 self.human_just_moved = false;

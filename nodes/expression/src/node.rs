@@ -97,6 +97,7 @@ pub fn face_event(msg: &EventMsg, robot_side: u8, last_status: u8) -> Option<Gam
         EventMsg::KIND_BOARD_MISMATCH => GameEvent::BoardMismatch,
         EventMsg::KIND_BOARD_RESTORED => GameEvent::BoardRestored,
         EventMsg::KIND_PLANNER_TIMEOUT => GameEvent::PlannerTimeout,
+        EventMsg::KIND_PLANNER_AWAY => GameEvent::PlannerAway,
         EventMsg::KIND_VERDICT => match msg.verdict {
             EventMsg::VERDICT_BLUNDER => GameEvent::HumanBlunder,
             EventMsg::VERDICT_BRILLIANT => GameEvent::HumanBrilliant,

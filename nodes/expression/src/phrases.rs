@@ -60,6 +60,8 @@ pub enum Situation {
     /// `{squares}`: the squares to put right.
     BoardMismatch,
     PlannerTimeout,
+    /// The planner does not answer; the robot waits for it.
+    PlannerAway,
     /// `{move}`: the move the robot suggests to the human (/game/hint).
     Hint,
     /// The coach judged the human's move a blunder.
@@ -223,6 +225,14 @@ fn phrases(
             "No time to think. Here is my move.",
         ],
         (PlannerTimeout, Ru, _) => &["Сыграю этот ход быстро.", "Некогда думать. Вот мой ход."],
+        (PlannerAway, En, _) => &[
+            "My thinking computer does not answer. Please wait a moment.",
+            "I have lost my train of thought. Give me a moment.",
+        ],
+        (PlannerAway, Ru, _) => &[
+            "Мой компьютер для размышлений не отвечает. Подождите немного.",
+            "Я потерял нить рассуждений. Дайте мне минутку.",
+        ],
         (HumanBlunder, En, P) => &[
             "Sorry, but I don't think this move was good for you.",
             "Oh no. I am afraid that was a mistake.",

@@ -6,7 +6,7 @@ const STATUS = ['idle: no game in progress', "waiting for the human's move", 'am
   'error', 'white won', 'black won', 'draw'];
 const KIND = ['info', 'new game', 'resumed', 'human moved', 'illegal move', 'ambiguous', 'nothing moved',
   'robot moved', 'capture', 'promotion', 'arm failed', 'board mismatch', 'board restored',
-  'planner timeout', 'resigned', 'game over', 'hint', 'verdict', 'take-back'];
+  'planner timeout', 'resigned', 'game over', 'hint', 'verdict', 'take-back', 'planner away'];
 const VERDICT = ['none', 'brilliant', 'best', 'good', 'inaccuracy', 'mistake', 'blunder'];
 const EMOTION = ['neutral', 'happy', 'sad', 'angry', 'surprise', 'fear', 'disgust'];
 const DIAG = ['ok', 'warn', 'error', 'stale'];

@@ -355,6 +355,7 @@ pub fn event_kind_name(kind: u8) -> &'static str {
         GameEvent::KIND_HINT => "hint",
         GameEvent::KIND_VERDICT => "verdict",
         GameEvent::KIND_TAKEBACK => "take-back",
+        GameEvent::KIND_PLANNER_AWAY => "planner away",
         _ => "event",
     }
 }

@@ -6,7 +6,9 @@
 //! turn.
 //!
 //! Parameters: `state_dir`, `robot_color` (white|black), `level`, `time_budget_s`,
-//! `planner_margin_s`, `planner_timeout_s` (when the budget is 0), `arm_timeout_s`,
+//! `planner_margin_s`, `planner_timeout_s` (when the budget is 0), `planner_wait_s` and
+//! `difficulty_dir` (how long to wait for a planner whose computer is away, and where the
+//! levels are to play at the game's level without it), `arm_timeout_s`,
 //! `scan_timeout_s`, `verify` (bool), `start_new_game` (bool: start one at launch when none is
 //! in progress), `hints` (bool: `/game/hint` answers), `hint_algorithm` and `hint_time_s` (the
 //! planner and the time a hint is searched with), `verdicts` (bool: judge each human move and
@@ -14,6 +16,7 @@
 //! move is judged to), `takebacks` (bool: `/game/takeback` answers).
 
 mod messages;
+mod planner_away;
 mod requests;
 mod turn;
 mod verdict;

@@ -22,6 +22,15 @@ impl Arbiter {
         self.announce(Vec::new()).await;
         let mv = match self.plan().await {
             Ok(mv) => mv,
+            Err(why) if why.planner_unreachable() && self.settings.planner_wait_s > 0.0 => {
+                match self.wait_for_planner(why, &mut notes).await {
+                    Some(mv) => mv,
+                    None => {
+                        self.referee.set_status(Status::Error, "no move to play");
+                        return notes;
+                    }
+                }
+            }
             Err(why) => {
                 notes.push(Announcement::new(
                     EventKind::PlannerTimeout,
@@ -94,7 +103,7 @@ impl Arbiter {
     }
 
     /// Asks the planner; `Err` says why its answer cannot be used.
-    async fn plan(&mut self) -> Result<Move, ArbiterError> {
+    pub(super) async fn plan(&mut self) -> Result<Move, ArbiterError> {
         let goal = self.plan_goal(self.settings.time_budget_s, String::new());
         let wait = if self.settings.time_budget_s > 0.0 {
             self.settings.time_budget_s + self.settings.planner_margin_s
