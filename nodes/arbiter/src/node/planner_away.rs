@@ -77,7 +77,7 @@ impl Arbiter {
             .unwrap_or_default();
         for level in easier_or_same {
             let game = self.referee.game().clone();
-            let spec = level.spec.clone();
+            let spec = level.spec;
             let found = tokio::task::spawn_blocking(move || {
                 spec.build()
                     .choose(&game, &spec.limits(), &search::Control::default())
