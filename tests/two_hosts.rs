@@ -3,13 +3,13 @@
 //! over their subnet instead of loopback.
 //! - The robot's nodes on one computer; on the other our client plays a move, rclpy as the
 //!   operator reads the game and starts a new one, and a viewer reads the arm. Not secured:
-//!   secured participants do not discover each other across the link yet (docs/security.md).
+//!   the secured graph has not yet come up across the link (docs/network.md).
 //! - The planner alone on the second computer (the robot thinking on a faster machine): the
 //!   game is played over the link, then over the link losing 30% of its packets each way, then
-//!   with the link cut for 20 s during the robot's turn: the arbiter says it waits for the
-//!   planner, and after the wait the robot plays at the game's level on its own computer (the
-//!   planner is not found again after the cut: docs/network.md). The game goes on; every ply
-//!   is in the archived PDN, which replays.
+//!   with the link cut for 20 s during the robot's turn (the arbiter waits for the planner,
+//!   says so, and plays its move once the link is back), then with the planner's computer gone
+//!   for good (after the wait the robot plays at the game's level on its own computer). The
+//!   game goes on; every ply is in the archived PDN, which replays.
 
 mod graph_support;
 mod netns_support;
@@ -224,7 +224,7 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
         .stderr(planner_log)
         .spawn()
         .expect("the planner starts on the other computer");
-    let _planner = Process(planner);
+    let planner = Process(planner);
     // The person is at the robot: the client is on the robot's computer.
     let client = client_on(&link.a, domain, None);
     let g = Graph {
@@ -275,9 +275,7 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     );
 
     // The link cut for 20 s from the human's move: the arbiter cannot reach the planner, says
-    // so, and waits for it. The planner's participant is not found again once the link is
-    // back (docs/network.md, "Not done yet"), so after the wait the robot plays at the game's
-    // level on its own computer, says that too, and the game goes on.
+    // so, waits for it, and plays its move once the link is back.
     state = go_on(&g, state).await;
     link.set_up(false);
     let restore = link.restore_after(Duration::from_secs(20));
@@ -304,14 +302,13 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     })
     .await
     .unwrap_or_else(|e| panic!("the robot's move after the cut: {e:#}\n{}", tail()));
-    eprintln!("after the cut: {}", moved.text);
-    if moved.kind == GameEvent::KIND_PLANNER_TIMEOUT {
-        assert!(
-            moved.text.contains("level novice on its own computer"),
-            "{}",
-            moved.text
-        );
-    }
+    assert_eq!(
+        moved.kind,
+        GameEvent::KIND_ROBOT_MOVED,
+        "the planner is found again once the link is back: {}\n{}",
+        moved.text,
+        tail()
+    );
     state = g
         .client
         .wait_state(WAIT, |s| {
@@ -320,8 +317,47 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
         })
         .await
         .unwrap_or_else(|e| panic!("the human's turn after the cut: {e:#}\n{}", tail()));
+
+    // Restored: the remote planner answers every turn again.
     state = go_on(&g, state).await;
     state = play_human(&g.client, state.clone(), state.ply + 4, tail).await;
+    assert_eq!(
+        planner_events(&mut events),
+        (0, 0),
+        "the planner is back\n{}",
+        tail()
+    );
+
+    // The planner's computer gone for good: after the wait, the robot plays at the game's
+    // level on its own computer, says so, and the game goes on.
+    state = go_on(&g, state).await;
+    drop(planner);
+    let ply = state.ply;
+    let mv = state
+        .legal_moves
+        .first()
+        .expect("a legal move")
+        .text
+        .clone();
+    g.client
+        .human_move(&mv, 0, true)
+        .await
+        .expect("the human's move");
+    let gave_up = next_event(&mut events, START, |e| {
+        e.kind == GameEvent::KIND_PLANNER_TIMEOUT
+    })
+    .await
+    .unwrap_or_else(|e| panic!("the arbiter gives up waiting: {e:#}\n{}", tail()));
+    assert!(
+        gave_up.text.contains("level novice on its own computer"),
+        "{}",
+        gave_up.text
+    );
+    state = g
+        .client
+        .wait_state(WAIT, |s| s.ply >= ply + 2 || graph_support::over(s))
+        .await
+        .unwrap_or_else(|e| panic!("the robot's own move: {e:#}\n{}", tail()));
 
     // Nothing lost: the game's record is archived with every ply, and replays.
     if !graph_support::over(&state) {

@@ -1095,6 +1095,35 @@ impl Discovery {
       // the readers, so this processes the pending samples of all participants,
       // not only those of this one.
       debug!("Participant rediscovery start");
+      // PATCH(checkers_robot): the endpoints that update_participant moved back from the
+      // attic are in the database again, but the event loop removed their proxies when the
+      // participant was lost, and their SEDP samples will not be delivered again (same
+      // sequence numbers, already read). Announce them to the event loop as updated, so
+      // that our endpoints match them again. ParticipantUpdated was sent above, so the
+      // built-in proxies exist by the time these are handled.
+      let (restored_readers, restored_writers): (Vec<_>, Vec<_>) = {
+        let db = discovery_db_read(&self.discovery_db);
+        (
+          db.get_all_external_topic_readers()
+            .filter(|d| d.reader_proxy.remote_reader_guid.prefix == guid_prefix)
+            .cloned()
+            .collect(),
+          db.get_all_external_topic_writers()
+            .filter(|d| d.writer_proxy.remote_writer_guid.prefix == guid_prefix)
+            .cloned()
+            .collect(),
+        )
+      };
+      for discovered_reader_data in restored_readers {
+        self.send_discovery_notification(DiscoveryNotificationType::ReaderUpdated {
+          discovered_reader_data,
+        });
+      }
+      for discovered_writer_data in restored_writers {
+        self.send_discovery_notification(DiscoveryNotificationType::WriterUpdated {
+          discovered_writer_data,
+        });
+      }
       self.sedp_receive_topic_data(Some(guid_prefix));
       self.sedp_receive_subscription(Some(guid_prefix));
       self.sedp_receive_publication(Some(guid_prefix));

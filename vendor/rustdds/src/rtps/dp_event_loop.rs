@@ -24,10 +24,12 @@ use crate::{
   },
   messages::submessages::submessages::AckSubmessage,
   network::{
-    constant::SPDP_LOCALHOST_PEER_COUNT,
+    constant::{spdp_well_known_multicast_port, SPDP_LOCALHOST_PEER_COUNT},
     udp_listener::UDPListener,
     udp_sender::UDPSender,
-    util::{local_interface_table, localhost_spdp_peer_locators, IfAddr},
+    util::{
+      get_local_multicast_locators, local_interface_table, localhost_spdp_peer_locators, IfAddr,
+    },
   },
   polling::{
     new_shared_timer, timeout_until, wake_channel, LoopWaker, ReadyReceiver, SharedTimer,
@@ -1123,14 +1125,28 @@ impl DPEventLoop {
     // - every writer may route a confirmed same-host peer over loopback.
     // See `src/rtps/loopback_same_host_design.md`.
     new_writer.set_prefer_loopback_same_host(self.same_host_loopback);
-    if self.same_host_loopback
-      && new_writer.guid().entity_id == EntityId::SPDP_BUILTIN_PARTICIPANT_WRITER
-    {
-      new_writer.set_extra_unicast_destinations(localhost_spdp_peer_locators(
-        self.domain_info.domain_id,
-        self.domain_info.participant_id,
-        SPDP_LOCALHOST_PEER_COUNT,
-      ));
+    if new_writer.guid().entity_id == EntityId::SPDP_BUILTIN_PARTICIPANT_WRITER {
+      let mut fixed = Vec::new();
+      if self.same_host_loopback {
+        fixed.extend(localhost_spdp_peer_locators(
+          self.domain_info.domain_id,
+          self.domain_info.participant_id,
+          SPDP_LOCALHOST_PEER_COUNT,
+        ));
+      }
+      // PATCH(checkers_robot): the SPDP announcement always goes to the well-known SPDP
+      // multicast locator (RTPS 2.5 8.5.3.2: the SPDPbuiltinParticipantWriter is a
+      // StatelessWriter with the SPDP_WELL_KNOWN_MULTICAST locator among its ReaderLocators),
+      // not only to the multicast locators of participants already discovered. Without it,
+      // once every remote participant has been lost (a link down for longer than the lease),
+      // no announcement leaves this host, and two participants that lost each other never
+      // meet again. Only where this participant can send multicast at all.
+      if !self.udp_sender.multicast_interfaces().is_empty() {
+        fixed.extend(get_local_multicast_locators(spdp_well_known_multicast_port(
+          self.domain_info.domain_id,
+        )));
+      }
+      new_writer.set_extra_unicast_destinations(fixed);
     }
 
     // The doorbell is a shared ready-queue plus the poll waker, not a
