@@ -32,7 +32,7 @@ use checkers_msgs::srv::{NewGame, NewGame_Request};
 use futures::StreamExt;
 use graph_support::client::client_node;
 use graph_support::sim::{private_domain, SimGraph};
-use graph_support::{next_event, GraphClient, START, WAIT};
+use graph_support::{GraphClient, START, WAIT};
 use ros::security::{SecurityEnv, Strategy};
 use ros::Qos;
 
@@ -93,19 +93,8 @@ async fn secured_graph(salt: u16) {
         .await
         .unwrap_or_else(|e| panic!("the first human turn: {e:#}\n{}", tail()));
     let mut events = client.events();
-    let mv = first
-        .legal_moves
-        .first()
-        .expect("a legal move")
-        .text
-        .clone();
-    client
-        .human_move(&mv, 0, true)
-        .await
-        .unwrap_or_else(|e| panic!("the human's move: {e:#}\n{}", tail()));
-    next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_ROBOT_MOVED)
-        .await
-        .unwrap_or_else(|e| panic!("the robot's reply: {e:#}\n{}", tail()));
+    let reply = (GameEvent::KIND_ROBOT_MOVED, WAIT, "the robot's reply");
+    graph_support::first_move_then(&client, &first, &mut events, reply, tail).await;
 
     // rcl keeps one set of DDS settings per process (rmw_cyclonedds_cpp: one security
     // configuration per domain in a process), so on r2r the outsiders are rclpy's alone.

@@ -22,7 +22,7 @@ use std::time::Duration;
 use checkers_msgs::msg::{GameEvent, GameState};
 use draughts::parse_pdn;
 use graph_support::sim::{SimGraph, SimOptions};
-use graph_support::{next_event, play_human, Graph, GraphClient, START, WAIT};
+use graph_support::{first_move_then, next_event, play_human, Graph, GraphClient, START, WAIT};
 use netns_support::{Host, Link};
 use ros::env::{DiscoveryRange, RosEnv};
 use ros::security::SecurityEnv;
@@ -109,19 +109,8 @@ async fn an_operator_and_a_viewer_on_another_computer() {
         .await
         .unwrap_or_else(|e| panic!("the first human turn: {e:#}\n{}", g.tail()));
     let mut events = g.client.events();
-    let mv = first
-        .legal_moves
-        .first()
-        .expect("a legal move")
-        .text
-        .clone();
-    g.client
-        .human_move(&mv, 0, true)
-        .await
-        .unwrap_or_else(|e| panic!("the human's move: {e:#}\n{}", g.tail()));
-    next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_ROBOT_MOVED)
-        .await
-        .unwrap_or_else(|e| panic!("the robot's reply: {e:#}\n{}", g.tail()));
+    let reply = (GameEvent::KIND_ROBOT_MOVED, WAIT, "the robot's reply");
+    first_move_then(&g.client, &first, &mut events, reply, || g.tail()).await;
 
     let Some(ros) = ros2_support::ros2_prefix() else {
         return;
@@ -280,21 +269,12 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     link.set_up(false);
     let restore = link.restore_after(Duration::from_secs(20));
     let ply = state.ply;
-    let mv = state
-        .legal_moves
-        .first()
-        .expect("a legal move")
-        .text
-        .clone();
-    g.client
-        .human_move(&mv, 0, true)
-        .await
-        .expect("the human's move");
-    let away = next_event(&mut events, WAIT, |e| {
-        e.kind == GameEvent::KIND_PLANNER_AWAY
-    })
-    .await
-    .unwrap_or_else(|e| panic!("PLANNER_AWAY while the link is cut: {e:#}\n{}", tail()));
+    let wait = (
+        GameEvent::KIND_PLANNER_AWAY,
+        WAIT,
+        "PLANNER_AWAY while the link is cut",
+    );
+    let away = first_move_then(&g.client, &state, &mut events, wait, tail).await;
     assert!(away.text.contains("waiting up to 30 s"), "{}", away.text);
     restore.join().expect("the link is restored");
     let moved = next_event(&mut events, START, |e| {
@@ -333,21 +313,12 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     state = go_on(&g, state).await;
     drop(planner);
     let ply = state.ply;
-    let mv = state
-        .legal_moves
-        .first()
-        .expect("a legal move")
-        .text
-        .clone();
-    g.client
-        .human_move(&mv, 0, true)
-        .await
-        .expect("the human's move");
-    let gave_up = next_event(&mut events, START, |e| {
-        e.kind == GameEvent::KIND_PLANNER_TIMEOUT
-    })
-    .await
-    .unwrap_or_else(|e| panic!("the arbiter gives up waiting: {e:#}\n{}", tail()));
+    let wait = (
+        GameEvent::KIND_PLANNER_TIMEOUT,
+        START,
+        "the arbiter gives up waiting",
+    );
+    let gave_up = first_move_then(&g.client, &state, &mut events, wait, tail).await;
     assert!(
         gave_up.text.contains("level novice on its own computer"),
         "{}",

@@ -37,6 +37,30 @@ pub async fn serial() -> MutexGuard<'static, ()> {
 
 /// A domain per test binary and test, away from the other test files' ranges (10..170 and
 /// 170..195): 200..232.
+/// The human plays the first legal move of `state`; then the first event of `kind` within
+/// `within`. Panics with `what` and the log from `tail` when either fails.
+pub async fn first_move_then(
+    client: &GraphClient,
+    state: &GameState,
+    events: &mut tokio::sync::broadcast::Receiver<checkers_msgs::msg::GameEvent>,
+    (kind, within, what): (u8, Duration, &str),
+    tail: impl Fn() -> String,
+) -> checkers_msgs::msg::GameEvent {
+    let mv = state
+        .legal_moves
+        .first()
+        .expect("a legal move")
+        .text
+        .clone();
+    client
+        .human_move(&mv, 0, true)
+        .await
+        .unwrap_or_else(|e| panic!("the human's move: {e:#}\n{}", tail()));
+    next_event(events, within, |e| e.kind == kind)
+        .await
+        .unwrap_or_else(|e| panic!("{what}: {e:#}\n{}", tail()))
+}
+
 /// A keystore made by `checkers-robot security init` from the repository's policy, under `dir`.
 pub fn keystore(dir: &Path) -> PathBuf {
     let ks = dir.join("keystore");
