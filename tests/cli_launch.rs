@@ -110,7 +110,8 @@ fn dry_run_of_the_simulated_robot() {
         line("arbiter"),
         format!(
             "--enclave /checkers/arbiter -r __node:=arbiter --params-file \
-             {repo}/config/arbiter.yaml -p level:=hard -p state_dir:=/tmp/sim1/arbiter"
+             {repo}/config/arbiter.yaml -p level:=hard -p state_dir:=/tmp/sim1/arbiter \
+             -p difficulty_dir:={repo}/config/difficulty"
         )
     );
     assert!(line("arm").contains("-p port:=/tmp/sim1/arm"), "{stdout}");

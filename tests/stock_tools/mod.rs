@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::ros2_support::{self, spawn_logged, Launch, Xvfb};
 
-/// How many times a command that timed out waiting for discovery is run: secured discovery
+/// How many times a command that has not yet given what it should is run: secured discovery
 /// takes a second or two per pair (longer on a loaded machine), `ros2 param` waits only 5 s
 /// for all of a node's services, and a reply sent before the handshake with the tool's new
 /// participant is done is lost. A refusal is never run again.
@@ -211,16 +211,14 @@ pub fn operator_commands(ros: &Path, msgs: &Path, dir: &Path, ks: &Path, domain:
                 String::from_utf8_lossy(&out.stderr)
             );
             eprintln!("[{attempt}] {command}:\n{text}");
-            // `timeout` exits 124 when it stopped the command.
-            let timed_out = out.status.code() == Some(124)
-                || [
-                    "timed out",
-                    "does not appear to be published",
-                    "Node not found",
-                ]
-                .iter()
-                .any(|t| text.contains(t));
-            if !timed_out {
+            // A command that should succeed and has not yet seen what it looks for (a node not
+            // discovered within its spin time, a reply lost before the handshake was done) is
+            // run again; a refusal is final.
+            let incomplete = match want {
+                Ok(lines) => !lines.iter().all(|l| text.contains(l)),
+                Err(_) => false,
+            };
+            if !incomplete {
                 break;
             }
         }
