@@ -32,12 +32,7 @@ use ros::{Node, RosArgs};
 /// thread that has joined the host's network, so its sockets are that computer's.
 fn client_on(host: &Host, domain: u16, security: Option<SecurityEnv>) -> GraphClient {
     let runtime = tokio::runtime::Handle::current();
-    let ns = host.ns.clone();
-    let host = Host {
-        ns,
-        dev: host.dev.clone(),
-        addr: host.addr.clone(),
-    };
+    let host = host.clone();
     std::thread::spawn(move || {
         host.enter();
         let _inside = runtime.enter();

@@ -47,6 +47,7 @@ pub fn available() -> bool {
 }
 
 /// One computer: a namespace and its end of the link.
+#[derive(Clone)]
 pub struct Host {
     pub ns: String,
     pub dev: String,
@@ -68,6 +69,12 @@ impl Host {
             .unwrap_or_else(|e| panic!("the namespace {}: {e}", self.ns));
         nix::sched::setns(file, nix::sched::CloneFlags::CLONE_NEWNET)
             .unwrap_or_else(|e| panic!("joining {}: {e}", self.ns));
+    }
+
+    /// This computer's end of the link down or up.
+    fn set_link(&self, up: bool) {
+        let state = if up { "up" } else { "down" };
+        run("ip", &["-n", &self.ns, "link", "set", &self.dev, state]);
     }
 
     fn nft(&self, rule: &str) {
@@ -162,24 +169,18 @@ impl Link {
 
     /// The link down (`false`) or up again (`true`), as a pulled cable.
     pub fn set_up(&self, up: bool) {
-        let state = if up { "up" } else { "down" };
         for h in [&self.a, &self.b] {
-            run("ip", &["-n", &h.ns, "link", "set", &h.dev, state]);
+            h.set_link(up);
         }
     }
-}
 
-impl Link {
     /// The link up again after `after`, from a thread of its own (the test meanwhile plays).
     pub fn restore_after(&self, after: std::time::Duration) -> std::thread::JoinHandle<()> {
-        let ends: Vec<(String, String)> = [&self.a, &self.b]
-            .iter()
-            .map(|h| (h.ns.clone(), h.dev.clone()))
-            .collect();
+        let ends = [self.a.clone(), self.b.clone()];
         std::thread::spawn(move || {
             std::thread::sleep(after);
-            for (ns, dev) in &ends {
-                run("ip", &["-n", ns, "link", "set", dev, "up"]);
+            for h in &ends {
+                h.set_link(true);
             }
         })
     }
