@@ -1,6 +1,5 @@
 //! Inference and search speed of the AlphaZero planner's network on this machine:
-//! positions per second at batch 1, 16 and 64 (the folded network the planner runs, and the
-//! trained layers unfolded), and simulations in a 1 s move from the start.
+//! positions per second at batch 1, 16 and 64, and simulations in a 1 s move from the start.
 //!
 //! `cargo run --release -p search --example zero_bench -- [GEN|random] [BLOCKS FILTERS]`
 
@@ -32,23 +31,17 @@ fn main() -> anyhow::Result<()> {
         encode_into(&Game::new(), chunk);
     }
     for batch in [1usize, 16, 64] {
-        for (name, unfolded) in [("folded", false), ("unfolded", true)] {
-            let run = |n| match unfolded {
-                true => model.evaluate_unfolded(&input, n),
-                false => model.evaluate(&input, n),
-            };
-            run(batch);
-            let start = Instant::now();
-            let mut n = 0usize;
-            while start.elapsed() < Duration::from_secs(2) {
-                run(batch);
-                n += batch;
-            }
-            println!(
-                "batch {batch}, {name}: {:.0} positions/s",
-                n as f64 / start.elapsed().as_secs_f64()
-            );
+        model.evaluate(&input, batch);
+        let start = Instant::now();
+        let mut n = 0usize;
+        while start.elapsed() < Duration::from_secs(2) {
+            model.evaluate(&input, batch);
+            n += batch;
         }
+        println!(
+            "batch {batch}: {:.0} positions/s",
+            n as f64 / start.elapsed().as_secs_f64()
+        );
     }
     let mut planner = ZeroPlanner::new(Arc::new(model), 0);
     let limits = Limits {

@@ -1,148 +1,199 @@
-//! The network folded for inference: each BatchNorm folded into the convolution before it, and
-//! each 3x3 convolution run as one matrix product over the whole batch (im2col).
+//! The network folded for inference, in plain Rust: each BatchNorm folded into the convolution
+//! before it, and each 3x3 convolution run as one matrix product over the whole batch (im2col:
+//! each square's nine neighbours gathered into one row).
 //!
-//! Why: burn's `flex` backend runs a convolution as one small product per position of the batch
-//! (32 filters x 288 x 64 squares), whose set-up costs more than its arithmetic, and runs each
-//! BatchNorm as its own pass. Here each layer is one row gather and one product of
-//! `batch*64 x 288` by `288 x 32`: about twice the positions per second at batch 1 and 16
-//! (docs/zero.md has the figures). It is still burn: the same tensors, on the same device.
-//! Training keeps the [`Net`].
+//! Why not burn: the planner only ever evaluates, and burn's CPU backend was a quarter of the
+//! robot's first build (docs/results.md, "The first build"). The products go through nalgebra,
+//! which the arm already builds, to matrixmultiply's blocked kernels.
 
-use burn::prelude::*;
-use burn::tensor::activation::relu;
+use std::sync::OnceLock;
+
+use nalgebra::{DMatrixSlice, DMatrixSliceMut};
 
 use crate::encode::{ACTIONS, PLANES};
-use crate::net::{BlockParts, ConvBn, Net, NetParts};
+use crate::layers::{ConvBn, Layers, Linear, SQUARES};
 
-/// The squares of the board.
-const SQUARES: usize = 64;
-
-fn to_vec(t: Tensor<1>) -> Vec<f32> {
-    t.into_data()
-        .convert::<f32>()
-        .try_into_vec::<f32>()
-        .unwrap_or_default()
+/// `c = a * w`, all row-major: `a` is `m x k`, `w` is `k x n`, `c` is `m x n`. A row-major
+/// matrix is its transpose in nalgebra's column-major order, so this computes `c' = w' * a'`.
+fn matmul(a: &[f32], m: usize, k: usize, w: &[f32], n: usize, c: &mut [f32]) {
+    let at = DMatrixSlice::from_slice(&a[..m * k], k, m);
+    let wt = DMatrixSlice::from_slice(&w[..k * n], n, k);
+    let mut ct = DMatrixSliceMut::from_slice(&mut c[..m * n], n, m);
+    ct.gemm(1.0, &wt, &at, 0.0);
 }
 
-fn to_vec_n<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-    t.into_data()
-        .convert::<f32>()
-        .try_into_vec::<f32>()
-        .unwrap_or_default()
+/// For each square and 3x3 kernel position, the square read, if it is on the board.
+fn neighbours() -> Vec<Option<usize>> {
+    let mut idx = Vec::with_capacity(SQUARES * 9);
+    for sq in 0..SQUARES as i64 {
+        let (r, f) = (sq / 8, sq % 8);
+        for k in 0..9 {
+            let (rr, ff) = (r + k / 3 - 1, f + k % 3 - 1);
+            let on_board = (0..8).contains(&rr) && (0..8).contains(&ff);
+            idx.push(on_board.then_some((rr * 8 + ff) as usize));
+        }
+    }
+    idx
 }
 
 /// A convolution with its BatchNorm folded in: `x * w + b` on rows of `kernel^2 * c_in` columns.
 #[derive(Debug, Clone)]
 struct Folded {
     /// `[kernel^2 * c_in, c_out]`, rows in the order (kernel position, input channel).
-    w: Tensor<2>,
-    /// `[1, c_out]`.
-    b: Tensor<2>,
+    w: Vec<f32>,
+    b: Vec<f32>,
+    c_in: usize,
+    c_out: usize,
     kernel: usize,
 }
 
 impl Folded {
-    fn new(layer: &ConvBn, device: &Device) -> Folded {
-        let [c_out, c_in, kernel, _] = layer.weight.dims();
-        let w = to_vec_n(layer.weight.clone());
-        let gamma = to_vec(layer.gamma.clone());
-        let beta = to_vec(layer.beta.clone());
-        let mean = to_vec(layer.mean.clone());
-        let var = to_vec(layer.var.clone());
-        let scale: Vec<f32> = gamma
+    fn new(layer: &ConvBn) -> Folded {
+        let ConvBn {
+            c_in,
+            c_out,
+            kernel,
+            ..
+        } = *layer;
+        let scale: Vec<f32> = layer
+            .gamma
             .iter()
-            .zip(&var)
-            .map(|(g, v)| g / (v + layer.epsilon as f32).sqrt())
+            .zip(&layer.running_var)
+            .map(|(g, v)| g / (v + layer.epsilon).sqrt())
             .collect();
-        let bias: Vec<f32> = (0..c_out).map(|f| beta[f] - mean[f] * scale[f]).collect();
+        let b = (0..c_out)
+            .map(|f| layer.beta[f] - layer.running_mean[f] * scale[f])
+            .collect();
         let k2 = kernel * kernel;
-        let mut folded = vec![0.0f32; k2 * c_in * c_out];
+        let mut w = vec![0.0f32; k2 * c_in * c_out];
         for f in 0..c_out {
             for c in 0..c_in {
                 for k in 0..k2 {
-                    folded[(k * c_in + c) * c_out + f] = w[(f * c_in + c) * k2 + k] * scale[f];
+                    w[(k * c_in + c) * c_out + f] =
+                        layer.weight[(f * c_in + c) * k2 + k] * scale[f];
                 }
             }
         }
         Folded {
-            w: Tensor::from_data(TensorData::new(folded, [k2 * c_in, c_out]), device),
-            b: Tensor::from_data(TensorData::new(bias, [1, c_out]), device),
+            w,
+            b,
+            c_in,
+            c_out,
             kernel,
         }
     }
 
-    /// `x` is `[n * 64, c_in]`, one row per square (channels last); `gather` picks, for each
-    /// square and kernel position, the row of its neighbour or the zero row past the end
-    /// ([`neighbours`]). The result is `[n * 64, c_out]`.
-    fn forward(&self, x: Tensor<2>, gather: &Tensor<1, Int>) -> Tensor<2> {
-        let [rows, c] = x.dims();
-        let cols = if self.kernel == 1 {
-            x
+    /// `x` holds `rows` rows of `c_in` (one per square, channels last); the result holds `rows`
+    /// rows of `c_out`, with the bias added.
+    fn forward(
+        &self,
+        x: &[f32],
+        rows: usize,
+        gather: &[Option<usize>],
+        cols: &mut Vec<f32>,
+    ) -> Vec<f32> {
+        let c = self.c_in;
+        let mut out = vec![0.0f32; rows * self.c_out];
+        if self.kernel == 1 {
+            matmul(x, rows, c, &self.w, self.c_out, &mut out);
         } else {
-            let zero = Tensor::<2>::zeros([1, c], &x.device());
-            Tensor::cat(vec![x, zero], 0)
-                .select(0, gather.clone())
-                .reshape([rows, self.kernel * self.kernel * c])
-        };
-        cols.matmul(self.w.clone()).add(self.b.clone())
-    }
-}
-
-/// For `n` boards of 64 squares, the row each (square, 3x3 kernel position) reads: its
-/// neighbour's row, or row `n * 64` (a zero row) off the board. Why a gather: burn's `flex`
-/// copies nine strided slices of a padded board several times slower than one row gather.
-fn neighbours(n: usize, device: &Device) -> Tensor<1, Int> {
-    let off = (n * SQUARES) as i64;
-    let mut idx = Vec::with_capacity(n * SQUARES * 9);
-    for b in 0..n as i64 {
-        for sq in 0..SQUARES as i64 {
-            let (r, f) = (sq / 8, sq % 8);
-            for k in 0..9 {
-                let (rr, ff) = (r + k / 3 - 1, f + k % 3 - 1);
-                let on_board = (0..8).contains(&rr) && (0..8).contains(&ff);
-                idx.push(if on_board { b * 64 + rr * 8 + ff } else { off });
+            let width = 9 * c;
+            let group = GROUP_BOARDS * SQUARES;
+            cols.clear();
+            cols.resize(group.min(rows) * width, 0.0);
+            for (first, out) in (0..rows)
+                .step_by(group)
+                .zip(out.chunks_mut(group * self.c_out))
+            {
+                let here = group.min(rows - first);
+                for (row, dst) in cols[..here * width].chunks_exact_mut(width).enumerate() {
+                    let board = first + row - row % SQUARES;
+                    let reads = &gather[(row % SQUARES) * 9..(row % SQUARES + 1) * 9];
+                    for (read, d) in reads.iter().zip(dst.chunks_exact_mut(c)) {
+                        match read {
+                            Some(sq) => {
+                                d.copy_from_slice(&x[(board + sq) * c..(board + sq + 1) * c])
+                            }
+                            None => d.fill(0.0),
+                        }
+                    }
+                }
+                matmul(cols, here, width, &self.w, self.c_out, out);
             }
         }
+        for row in out.chunks_exact_mut(self.c_out) {
+            for (o, b) in row.iter_mut().zip(&self.b) {
+                *o += b;
+            }
+        }
+        out
     }
-    Tensor::from_data(TensorData::new(idx, [n * SQUARES * 9]), device)
 }
 
-/// A linear layer whose input rows were flattened channels-last (square, channel) where the
-/// trained layer saw them channels-first (channel, square).
+/// A linear layer, its input rows reordered where the trained layer saw them channels-first
+/// (channel, square) and the folded network gives them channels-last (square, channel).
 #[derive(Debug, Clone)]
 struct Dense {
-    w: Tensor<2>,
-    b: Tensor<2>,
+    w: Vec<f32>,
+    b: Vec<f32>,
+    d_in: usize,
+    d_out: usize,
 }
 
 impl Dense {
-    fn new(weight: Tensor<2>, bias: Tensor<1>, channels: Option<usize>, device: &Device) -> Dense {
-        let [d_in, d_out] = weight.dims();
-        let w = to_vec_n(weight);
+    fn new(layer: &Linear, channels: Option<usize>) -> Dense {
+        let Linear { d_in, d_out, .. } = *layer;
         let w = match channels {
-            None => w,
+            None => layer.weight.clone(),
             Some(c) => {
                 let mut out = vec![0.0f32; d_in * d_out];
                 for ch in 0..c {
                     for sq in 0..SQUARES {
                         let (from, to) = ((ch * SQUARES + sq) * d_out, (sq * c + ch) * d_out);
-                        out[to..to + d_out].copy_from_slice(&w[from..from + d_out]);
+                        out[to..to + d_out].copy_from_slice(&layer.weight[from..from + d_out]);
                     }
                 }
                 out
             }
         };
-        let b = to_vec(bias);
         Dense {
-            w: Tensor::from_data(TensorData::new(w, [d_in, d_out]), device),
-            b: Tensor::from_data(TensorData::new(b, [1, d_out]), device),
+            w,
+            b: layer.bias.clone(),
+            d_in,
+            d_out,
         }
     }
 
-    fn forward(&self, x: Tensor<2>) -> Tensor<2> {
-        x.matmul(self.w.clone()).add(self.b.clone())
+    fn forward(&self, x: &[f32], n: usize) -> Vec<f32> {
+        let mut out = vec![0.0f32; n * self.d_out];
+        matmul(x, n, self.d_in, &self.w, self.d_out, &mut out);
+        for row in out.chunks_exact_mut(self.d_out) {
+            for (o, b) in row.iter_mut().zip(&self.b) {
+                *o += b;
+            }
+        }
+        out
     }
 }
+
+fn relu(x: &mut [f32]) {
+    for v in x {
+        *v = v.max(0.0);
+    }
+}
+
+/// Boards whose im2col rows are gathered and multiplied at once, so that a group's rows are
+/// still in the cache for the product: measured best at 2 (docs/zero.md).
+const GROUP_BOARDS: usize = 2;
+
+/// The cores the batches of the trainer are split over, asked once (the question reads files).
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+}
+
+/// The fewest positions one thread evaluates: below it a thread costs more than it saves.
+const SPLIT_FROM: usize = 32;
 
 /// The folded network.
 #[derive(Debug, Clone)]
@@ -154,67 +205,92 @@ pub(crate) struct FoldedNet {
     value: Folded,
     value_fc1: Dense,
     value_fc2: Dense,
-    device: Device,
+    gather: Vec<Option<usize>>,
 }
 
 impl FoldedNet {
-    pub(crate) fn new(net: &Net, device: &Device) -> FoldedNet {
-        let NetParts {
-            stem,
-            blocks,
-            policy,
-            policy_fc,
-            value,
-            value_fc1,
-            value_fc2,
-        } = net.parts();
-        let policy_channels = policy.weight.dims()[0];
-        let value_channels = value.weight.dims()[0];
+    /// Folds layers whose sizes [`Layers::shape`] has checked.
+    pub(crate) fn new(layers: &Layers) -> FoldedNet {
         FoldedNet {
-            stem: Folded::new(&stem, device),
-            blocks: blocks
+            stem: Folded::new(&layers.stem),
+            blocks: layers
+                .blocks
                 .iter()
-                .map(|BlockParts { first, second }| {
-                    (Folded::new(first, device), Folded::new(second, device))
-                })
+                .map(|b| (Folded::new(&b.first), Folded::new(&b.second)))
                 .collect(),
-            policy: Folded::new(&policy, device),
-            policy_fc: Dense::new(policy_fc.0, policy_fc.1, Some(policy_channels), device),
-            value: Folded::new(&value, device),
-            value_fc1: Dense::new(value_fc1.0, value_fc1.1, Some(value_channels), device),
-            value_fc2: Dense::new(value_fc2.0, value_fc2.1, None, device),
-            device: device.clone(),
+            policy: Folded::new(&layers.policy),
+            policy_fc: Dense::new(&layers.policy_fc, Some(layers.policy.c_out)),
+            value: Folded::new(&layers.value),
+            value_fc1: Dense::new(&layers.value_fc1, Some(layers.value.c_out)),
+            value_fc2: Dense::new(&layers.value_fc2, None),
+            gather: neighbours(),
         }
     }
 
     /// Policy logits (`n * ACTIONS`) and values (`n`) for `n` positions encoded channels-first
-    /// (`n * PLANES * 64` floats, as [`crate::encode::encode_into`] writes them).
+    /// (`n * PLANES * 64` floats, as [`crate::encode::encode_into`] writes them). A large batch
+    /// (the trainer's self-play) is split over the cores; the planner's batches of 16 run on
+    /// its one thread.
     pub(crate) fn evaluate(&self, inputs: &[f32], n: usize) -> (Vec<f32>, Vec<f32>) {
-        let mut nhwc = vec![0.0f32; n * PLANES * SQUARES];
+        let per = n.div_ceil(cores()).max(SPLIT_FROM);
+        if n <= per {
+            return self.evaluate_one(inputs, n);
+        }
+        let len = PLANES * SQUARES;
+        let parts: Vec<(Vec<f32>, Vec<f32>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = inputs[..n * len]
+                .chunks(per * len)
+                .map(|chunk| scope.spawn(move || self.evaluate_one(chunk, chunk.len() / len)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        let (mut logits, mut values) = (Vec::with_capacity(n * ACTIONS), Vec::with_capacity(n));
+        for (l, v) in parts {
+            logits.extend(l);
+            values.extend(v);
+        }
+        (logits, values)
+    }
+
+    fn evaluate_one(&self, inputs: &[f32], n: usize) -> (Vec<f32>, Vec<f32>) {
+        let rows = n * SQUARES;
+        let mut x = vec![0.0f32; rows * PLANES];
         for b in 0..n {
-            let (src, dst) = (b * PLANES * SQUARES, b * PLANES * SQUARES);
+            let base = b * PLANES * SQUARES;
             for p in 0..PLANES {
                 for sq in 0..SQUARES {
-                    nhwc[dst + sq * PLANES + p] = inputs[src + p * SQUARES + sq];
+                    x[base + sq * PLANES + p] = inputs[base + p * SQUARES + sq];
                 }
             }
         }
-        let x = Tensor::<2>::from_data(TensorData::new(nhwc, [n * SQUARES, PLANES]), &self.device);
-        let g = neighbours(n, &self.device);
-        let mut x: Tensor<2> = relu(self.stem.forward(x, &g));
+        let mut cols = Vec::new();
+        let mut x = self.stem.forward(&x, rows, &self.gather, &mut cols);
+        relu(&mut x);
         for (first, second) in &self.blocks {
-            let y = relu(first.forward(x.clone(), &g));
-            x = relu(second.forward(y, &g).add(x));
+            let mut y = first.forward(&x, rows, &self.gather, &mut cols);
+            relu(&mut y);
+            let mut z = second.forward(&y, rows, &self.gather, &mut cols);
+            for (z, x) in z.iter_mut().zip(&x) {
+                *z += x;
+            }
+            relu(&mut z);
+            x = z;
         }
-        let p = relu(self.policy.forward(x.clone(), &g));
-        let pc = p.dims()[1];
-        let logits = self.policy_fc.forward(p.reshape([n, SQUARES * pc]));
-        let v = relu(self.value.forward(x, &g));
-        let vc = v.dims()[1];
-        let v = relu(self.value_fc1.forward(v.reshape([n, SQUARES * vc])));
-        let values = self.value_fc2.forward(v).tanh();
-        let logits = to_vec_n(logits);
+        let mut p = self.policy.forward(&x, rows, &self.gather, &mut cols);
+        relu(&mut p);
+        let logits = self.policy_fc.forward(&p, n);
+        let mut v = self.value.forward(&x, rows, &self.gather, &mut cols);
+        relu(&mut v);
+        let mut v = self.value_fc1.forward(&v, n);
+        relu(&mut v);
+        let mut values = self.value_fc2.forward(&v, n);
+        for v in &mut values {
+            *v = v.tanh();
+        }
         debug_assert_eq!(logits.len(), n * ACTIONS);
-        (logits, to_vec_n(values))
+        (logits, values)
     }
 }

@@ -1,8 +1,9 @@
 //! The AlphaZero network of the draughts robot, as the robot paper describes it: input planes
 //! from the side to move's point of view with the positions before ([`encode`]), the paper's
-//! 280 actions, a residual policy-value network in burn ([`net`]), and the generations on disk
-//! with batched inference ([`model`]). It knows nothing of ROS or of search: the `zero` planner
-//! of `crates/search` and the trainer `zero_train` build on it.
+//! 280 actions, the residual policy-value network's layers ([`layers`]), and the generations on
+//! disk with batched inference in plain Rust ([`model`]). It knows nothing of ROS or of search,
+//! nor of burn: the `zero` planner of `crates/search` and the trainer `zero_train` (which
+//! trains the network in burn) build on it.
 //!
 //! # Example
 //!
@@ -27,14 +28,15 @@
 //! ```
 
 pub mod encode;
+mod file;
 mod folded;
+pub mod layers;
 pub mod model;
-pub mod net;
 
 use std::path::PathBuf;
 
+pub use layers::{Layers, Shape};
 pub use model::{generation_file, load_generation, Model, ModelError, Outputs};
-pub use net::{Net, Shape};
 
 /// Where the shipped generations are looked for: `$CHECKERS_ROBOT_MODELS`, else `models/` in
 /// the working directory, else the source tree's `models/`.

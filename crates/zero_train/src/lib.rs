@@ -36,6 +36,7 @@
 //! ```
 
 pub mod games;
+pub mod net;
 pub mod replay;
 pub mod run;
 pub mod train;

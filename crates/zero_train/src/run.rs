@@ -8,7 +8,9 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressStyle};
 use search::{built_in_openings, Tally};
 use serde::{Deserialize, Serialize};
-use zero::{generation_file, Model, Net, Shape};
+use zero::{generation_file, Model, Shape};
+
+use crate::net::{cpu, load_net, Net, Trained};
 
 use crate::games::{play, PlayConfig, Sample};
 use crate::replay::{load_window, push_round};
@@ -109,7 +111,7 @@ pub fn rejected_file(dir: &Path) -> PathBuf {
 
 /// Keeps a candidate that lost its gate in `dir`, so that it can still be measured at other
 /// visit counts or trained on (`--from`); says where, or why it could not be kept.
-fn keep_rejected(candidate: &Model, dir: &Path) -> String {
+fn keep_rejected(candidate: &Trained, dir: &Path) -> String {
     let kept = rejected_file(dir);
     match candidate.save(&kept) {
         Ok(()) => format!("kept in {}", kept.display()),
@@ -199,7 +201,7 @@ fn last_or_random(out: &Path, shape: Shape, seed: u64) -> anyhow::Result<u32> {
     if let Some(g) = last_generation(out) {
         return Ok(g);
     }
-    let model = Model::random(shape, seed);
+    let model = Trained::random(shape, seed);
     model.save(&generation_file(out, 0))?;
     write_card(
         out,
@@ -218,7 +220,7 @@ fn last_or_random(out: &Path, shape: Shape, seed: u64) -> anyhow::Result<u32> {
 /// Saves an accepted candidate as generation `card.generation`, with its card (the card's
 /// fingerprint is taken here), and loads it back: what the planner will load is what training
 /// continues from.
-fn save_generation(out: &Path, candidate: &Model, mut card: Card) -> anyhow::Result<Model> {
+fn save_generation(out: &Path, candidate: &Trained, mut card: Card) -> anyhow::Result<Model> {
     candidate.save(&generation_file(out, card.generation))?;
     card.fingerprint = candidate.fingerprint();
     write_card(out, &card)?;
@@ -270,7 +272,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
     let mut gen = last_or_random(&cfg.out, cfg.shape, cfg.seed)?;
     let mut current = zero::load_generation(&cfg.out, gen)?;
     let mut elo = read_card(&cfg.out, gen).map(|c| c.elo).unwrap_or(0.0);
-    let train_device = zero::model::cpu().autodiff();
+    let train_device = cpu().autodiff();
     let start = cfg
         .from
         .clone()
@@ -288,7 +290,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
             );
         }
     }
-    let mut net: Net = zero::model::load_net(&start, &train_device)?;
+    let mut net: Net = load_net(&start, &train_device)?;
     let mut window: Vec<Vec<Sample>> = load_window(&cfg.out, cfg.window);
     if !window.is_empty() {
         tracing::info!(
@@ -356,7 +358,7 @@ pub fn run(cfg: &RunConfig) -> anyhow::Result<()> {
         training_s += t.elapsed().as_secs_f64();
         steps += cfg.train.steps;
         // Gating.
-        let candidate = Model::from_net(net.clone());
+        let candidate = Trained::from_net(net.clone());
         let tally = gate(
             &candidate,
             &current,
@@ -422,7 +424,7 @@ pub struct WarmRun {
     pub gate_games: usize,
     pub gate_sims: u32,
     pub accept: f64,
-    /// Grow the last generation to this larger shape before training ([`Model::grown`]).
+    /// Grow the last generation to this larger shape before training ([`Trained::grown`]).
     pub grow: Option<Shape>,
     pub quiet: bool,
 }
@@ -462,7 +464,7 @@ fn resume_checkpoint(
     if settings(&found) != settings(want) {
         return None;
     }
-    match zero::model::load_net(&net_file, device) {
+    match load_net(&net_file, device) {
         Ok(net) => Some((net, found.step)),
         Err(e) => {
             tracing::warn!("training from the start, the checkpoint does not load: {e}");
@@ -478,13 +480,13 @@ fn save_checkpoint(out: &Path, net: &Net, at: &Checkpoint) -> anyhow::Result<()>
     if let Some(dir) = net_file.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    Model::from_net(net.clone()).save(&net_file)?;
+    Trained::from_net(net.clone()).save(&net_file)?;
     std::fs::write(&card_file, serde_yaml::to_string(at)?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", card_file.display()))
 }
 
 /// `current` grown to `shape`, written under `out/warm` for the training to load.
-fn grow(out: &Path, current: &Model, shape: Shape, seed: u64) -> anyhow::Result<PathBuf> {
+fn grow(out: &Path, current: &Trained, shape: Shape, seed: u64) -> anyhow::Result<PathBuf> {
     let now = current.shape();
     if shape.blocks < now.blocks || shape.filters < now.filters {
         anyhow::bail!(
@@ -530,7 +532,7 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
         cfg.warm.play.depth
     );
     let t = Instant::now();
-    let device = zero::model::cpu().autodiff();
+    let device = cpu().autodiff();
     let shape = cfg.grow.unwrap_or(current.shape());
     let mut at = Checkpoint {
         from_generation: gen,
@@ -548,10 +550,15 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
             // Once per warm start: a resumed one has put its positions in the window already.
             persist_round(&cfg.out, &samples, cfg.window);
             let start = match cfg.grow {
-                Some(shape) => grow(&cfg.out, &current, shape, cfg.warm.play.seed)?,
+                Some(shape) => grow(
+                    &cfg.out,
+                    &Trained::load(&generation_file(&cfg.out, gen))?,
+                    shape,
+                    cfg.warm.play.seed,
+                )?,
                 None => generation_file(&cfg.out, gen),
             };
-            (zero::model::load_net(&start, &device)?, 0)
+            (load_net(&start, &device)?, 0)
         }
     };
     let b = bar(cfg.train.steps as u64, "train", cfg.quiet);
@@ -569,7 +576,7 @@ pub fn warm_start(cfg: &WarmRun) -> anyhow::Result<u32> {
     });
     b.finish_and_clear();
     let training_s = t.elapsed().as_secs_f64();
-    let candidate = Model::from_net(net);
+    let candidate = Trained::from_net(net);
     let tally = gate(
         &candidate,
         &current,
@@ -654,12 +661,12 @@ mod tests {
     #[test]
     fn a_checkpoint_resumes_only_the_same_warm_start() {
         let dir = tempfile::tempdir().expect("dir");
-        let device = zero::model::cpu().autodiff();
+        let device = cpu().autodiff();
         let shape = Shape {
             blocks: 1,
             filters: 4,
         };
-        let net = Model::random(shape, 3).net().clone();
+        let net = Trained::random(shape, 3).net().clone();
         let at = Checkpoint {
             from_generation: 2,
             samples: 100,

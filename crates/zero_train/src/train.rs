@@ -8,7 +8,8 @@ use burn::tensor::activation::log_softmax;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use zero::encode::{ACTIONS, INPUT_LEN, PLANES};
-use zero::Net;
+
+use crate::net::{cpu, Net};
 
 use crate::games::Sample;
 
@@ -66,7 +67,7 @@ pub fn train_from(
     first: usize,
     mut on_step: impl FnMut(usize, Losses, &Net),
 ) -> (Net, Losses) {
-    let device = zero::model::cpu().autodiff();
+    let device = cpu().autodiff();
     let mut optim = AdamConfig::new()
         .with_weight_decay(Some(WeightDecayConfig::new(cfg.weight_decay)))
         .init();

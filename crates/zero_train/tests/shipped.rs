@@ -59,8 +59,9 @@ fn shipped_generations_load_match_their_fingerprints_and_play_legal_moves() {
     }
 }
 
-/// The planner runs each generation folded (BatchNorm in the convolutions, im2col products);
-/// trained BatchNorm statistics make the fold non-trivial, so the last generation checks it.
+/// The planner runs each generation folded (BatchNorm in the convolutions, im2col products) in
+/// plain Rust, read from the file without burn; trained BatchNorm statistics make the fold
+/// non-trivial, so the last generation checks it against burn's own layers.
 #[test]
 fn the_last_generation_folded_gives_its_trained_layers_outputs() {
     let dir = models();
@@ -68,6 +69,8 @@ fn the_last_generation_folded_gives_its_trained_layers_outputs() {
         return;
     };
     let model = zero::load_generation(&dir, last).expect("a shipped generation loads");
+    let trained = zero_train::net::Trained::load(&zero::generation_file(&dir, last))
+        .expect("burn loads it too");
     let mut rng = draughts::Rng::new(9);
     let len = zero::encode::INPUT_LEN;
     let n = 24;
@@ -85,7 +88,7 @@ fn the_last_generation_folded_gives_its_trained_layers_outputs() {
     }
     let (fast, slow) = (
         model.evaluate(&inputs, n),
-        model.evaluate_unfolded(&inputs, n),
+        trained.evaluate_unfolded(&inputs, n),
     );
     for (a, b) in fast
         .values

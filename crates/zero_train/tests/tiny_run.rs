@@ -152,7 +152,7 @@ fn training_from_a_missing_or_misshapen_network_is_an_error_naming_it() {
     assert!(e.contains("missing.bpk"), "{e}");
     // Generation 0 is 1x8; a 1x4 network cannot be trained into its successor.
     let other = dir.path().join("other.bpk");
-    zero::Model::random(
+    zero_train::net::Trained::random(
         zero::Shape {
             blocks: 1,
             filters: 4,

@@ -1,5 +1,7 @@
-//! The policy-value network: a residual tower of 3x3 convolutions over the 8x8 board, a policy
-//! head over the [`ACTIONS`] and a value head in [-1, 1], as in AlphaZero and the robot paper.
+//! The policy-value network in burn, for training: a residual tower of 3x3 convolutions over
+//! the 8x8 board, a policy head over the [`ACTIONS`] and a value head in [-1, 1], as in
+//! AlphaZero and the robot paper. The planner runs the same layers in plain Rust
+//! ([`zero::Layers`], [`Net::layers`]).
 
 use burn::module::{Param, RunningState};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
@@ -7,28 +9,8 @@ use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d
 use burn::prelude::*;
 use burn::tensor::activation::relu;
 
-use crate::encode::{ACTIONS, PLANES};
-
-/// The shape of a network: residual blocks and filters per convolution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shape {
-    pub blocks: usize,
-    pub filters: usize,
-}
-
-impl Shape {
-    /// The shipped generations' shape, chosen by measuring speed on two cores (docs/zero.md).
-    pub const DEFAULT: Shape = Shape {
-        blocks: 4,
-        filters: 32,
-    };
-}
-
-/// Channels of the policy head's 1x1 convolution.
-const POLICY_CHANNELS: usize = 4;
-/// Channels of the value head's 1x1 convolution, and its hidden layer.
-const VALUE_CHANNELS: usize = 2;
-const VALUE_HIDDEN: usize = 64;
+use zero::encode::{ACTIONS, PLANES};
+use zero::layers::{self, Shape, POLICY_CHANNELS, VALUE_CHANNELS, VALUE_HIDDEN};
 
 fn conv3(c_in: usize, c_out: usize, device: &Device) -> Conv2d {
     Conv2dConfig::new([c_in, c_out], [3, 3])
@@ -43,54 +25,39 @@ fn conv1(c_in: usize, c_out: usize, device: &Device) -> Conv2d {
         .init(device)
 }
 
-/// A convolution and the BatchNorm after it, as tensors, for folding them for inference (the
-/// convolutions have no bias of their own: the BatchNorm's `beta` is it).
-pub(crate) struct ConvBn {
-    pub weight: Tensor<4>,
-    pub gamma: Tensor<1>,
-    pub beta: Tensor<1>,
-    pub mean: Tensor<1>,
-    pub var: Tensor<1>,
-    pub epsilon: f64,
+fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+    t.into_data()
+        .convert::<f32>()
+        .try_into_vec::<f32>()
+        .unwrap_or_default()
 }
 
-impl ConvBn {
-    fn of(conv: &Conv2d, bn: &BatchNorm) -> ConvBn {
-        ConvBn {
-            weight: conv.weight.val(),
-            gamma: bn.gamma.val(),
-            beta: bn.beta.val(),
-            mean: bn.running_mean.value(),
-            var: bn.running_var.value(),
-            epsilon: bn.epsilon,
-        }
+fn conv_bn(conv: &Conv2d, bn: &BatchNorm) -> layers::ConvBn {
+    let [c_out, c_in, kernel, _] = conv.weight.dims();
+    layers::ConvBn {
+        c_in,
+        c_out,
+        kernel,
+        weight: values(conv.weight.val()),
+        gamma: values(bn.gamma.val()),
+        beta: values(bn.beta.val()),
+        running_mean: values(bn.running_mean.value()),
+        running_var: values(bn.running_var.value()),
+        epsilon: bn.epsilon as f32,
     }
 }
 
-/// A residual block's two convolutions.
-pub(crate) struct BlockParts {
-    pub first: ConvBn,
-    pub second: ConvBn,
-}
-
-/// Every layer's tensors: linear layers as (weight `[in, out]`, bias `[out]`).
-pub(crate) struct NetParts {
-    pub stem: ConvBn,
-    pub blocks: Vec<BlockParts>,
-    pub policy: ConvBn,
-    pub policy_fc: (Tensor<2>, Tensor<1>),
-    pub value: ConvBn,
-    pub value_fc1: (Tensor<2>, Tensor<1>),
-    pub value_fc2: (Tensor<2>, Tensor<1>),
-}
-
-fn linear_parts(layer: &Linear) -> (Tensor<2>, Tensor<1>) {
-    let weight = layer.weight.val();
-    let bias = match &layer.bias {
-        Some(b) => b.val(),
-        None => Tensor::zeros([weight.dims()[1]], &weight.device()),
-    };
-    (weight, bias)
+fn linear(layer: &Linear) -> layers::Linear {
+    let [d_in, d_out] = layer.weight.dims();
+    layers::Linear {
+        d_in,
+        d_out,
+        weight: values(layer.weight.val()),
+        bias: match &layer.bias {
+            Some(b) => values(b.val()),
+            None => vec![0.0; d_out],
+        },
+    }
 }
 
 /// `fresh` (a convolution with at least `old`'s channels) holding `old`'s weights, with nothing
@@ -225,23 +192,23 @@ impl Net {
         }
     }
 
-    /// Every layer's tensors, for [`crate::folded::FoldedNet`].
-    pub(crate) fn parts(&self) -> NetParts {
-        NetParts {
-            stem: ConvBn::of(&self.stem, &self.stem_bn),
+    /// Every layer's values, for the planner's network ([`zero::Model::from_layers`]).
+    pub fn layers(&self) -> zero::Layers {
+        zero::Layers {
+            stem: conv_bn(&self.stem, &self.stem_bn),
             blocks: self
                 .blocks
                 .iter()
-                .map(|b| BlockParts {
-                    first: ConvBn::of(&b.conv1, &b.bn1),
-                    second: ConvBn::of(&b.conv2, &b.bn2),
+                .map(|b| layers::Block {
+                    first: conv_bn(&b.conv1, &b.bn1),
+                    second: conv_bn(&b.conv2, &b.bn2),
                 })
                 .collect(),
-            policy: ConvBn::of(&self.policy_conv, &self.policy_bn),
-            policy_fc: linear_parts(&self.policy_fc),
-            value: ConvBn::of(&self.value_conv, &self.value_bn),
-            value_fc1: linear_parts(&self.value_fc1),
-            value_fc2: linear_parts(&self.value_fc2),
+            policy: conv_bn(&self.policy_conv, &self.policy_bn),
+            policy_fc: linear(&self.policy_fc),
+            value: conv_bn(&self.value_conv, &self.value_bn),
+            value_fc1: linear(&self.value_fc1),
+            value_fc2: linear(&self.value_fc2),
         }
     }
 
