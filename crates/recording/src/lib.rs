@@ -4,7 +4,7 @@
 //!
 //! - [`Recorder`] writes one file per game (the caller says when a game starts), a new part
 //!   when a file reaches its size limit, and removes the oldest recordings of its folder when
-//!   they pass the folder's limit. Messages go into zstd chunks that are closed at least every
+//!   they pass the folder's limit. Messages go into LZ4 chunks that are closed at least every
 //!   [`Limits::chunk_bytes`] and whenever [`Recorder::flush`] is called, so a recording cut
 //!   short by a crash still opens up to its last closed chunk.
 //! - [`read`] reads a recording back, a truncated one included.
@@ -175,7 +175,7 @@ impl Recorder {
         let options = mcap::WriteOptions::new()
             .profile("ros2")
             .library(LIBRARY)
-            .compression(Some(mcap::Compression::Zstd))
+            .compression(Some(mcap::Compression::Lz4))
             .chunk_size(Some(self.limits.chunk_bytes));
         let writer = options
             .create(BufWriter::new(file))
