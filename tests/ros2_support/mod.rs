@@ -247,22 +247,35 @@ pub struct Xvfb {
 
 impl Xvfb {
     pub fn start() -> Xvfb {
-        let display = format!(":{}", 40 + std::process::id() % 50);
-        let child = Command::new("Xvfb")
+        // Xvfb picks a free display and writes its number when it is ready to take clients
+        // (`-displayfd`): test binaries run side by side (tools/test_lanes.py).
+        let mut child = Command::new("Xvfb")
             .args([
-                display.as_str(),
+                "-displayfd",
+                "1",
                 "-screen",
                 "0",
                 "1600x1000x24",
                 "-nolisten",
                 "tcp",
             ])
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
             .expect("Xvfb runs (../shared/ros2/setup.sh all installs it)");
-        std::thread::sleep(Duration::from_secs(1));
-        Xvfb { child, display }
+        let mut line = String::new();
+        if let Some(out) = child.stdout.take() {
+            let _ = std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line);
+        }
+        let number = line.trim();
+        assert!(
+            !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()),
+            "Xvfb said no display number ({line:?})"
+        );
+        Xvfb {
+            child,
+            display: format!(":{number}"),
+        }
     }
 
     /// A screenshot of the whole screen (ImageMagick's `import`) at `path`; its size in bytes.

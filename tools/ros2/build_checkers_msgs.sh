@@ -8,6 +8,11 @@ prefix=$1
 ws=$2
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 files=(package.xml CMakeLists.txt msg srv action)
+# Test binaries run side by side (tools/test_lanes.py): one build at a time, the others wait
+# for it and then find it done.
+mkdir -p "$(dirname "$ws")"
+exec 9>"$ws.lock"
+flock 9
 # The trees `../shared/ros2/setup.sh all` adds beside jazzy-min: Fast DDS brings its own type
 # support, so the package is built again when they come or go.
 overlays=()
