@@ -52,13 +52,10 @@ EXPECTED = {
 }
 
 
-# Binaries that run with nothing beside them but the quick ones (those not in EXPECTED) and the
-# quiet ones, in the host's network. The secured graph's discovery sometimes never completes
-# (issue 70; the test launches it again, up to four times), more often under load.
+# Binaries that run with nothing beside them but the quick ones (those not in EXPECTED), in the
+# host's network. The secured graph's discovery sometimes never completes (issue 70; the test
+# launches it again, up to four times), more often under load.
 ALONE = {"security"}
-# Long binaries that keep the CPU almost idle (cli_hw 14% of one core, two_hosts 25%): they may
-# run beside one that runs alone.
-QUIET = {"cli_hw", "two_hosts"}
 
 
 def parse_set(text):
@@ -180,8 +177,7 @@ def main():
 
     def allowed(job):
         if state["alone"]:
-            quick = job["name"] not in EXPECTED or job["name"] in QUIET
-            return quick and job["name"] not in ALONE
+            return job["name"] not in EXPECTED and job["name"] not in ALONE
         if job["name"] in ALONE:
             return state["running"] == 0
         return True
