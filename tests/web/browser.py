@@ -153,6 +153,8 @@ def main():
             seen_eyes.add(lit(player))
             return int(attr(player, "#board", "data-ply")) >= 2
         wait("the robot's answer", answered, 180)
+        # The move list is drawn from the game's record, which may come a moment after the board.
+        wait("both moves in the list", lambda: len(texts(player, "#moves li")) >= 2, 30)
         moves = texts(player, "#moves li")
         assert len(moves) >= 2 and "c3-d4" in moves[0], moves
         assert len(seen_arm | {arm_before}) > 1, "the arm moved"
@@ -180,6 +182,7 @@ def replay():
         assert not d.find_element(By.ID, "controls").is_displayed(), "a replay has no controls"
         assert attr(d, "body", "data-can-play") == "false"
         wait("the recorded moves", lambda: int(attr(d, "#board", "data-ply")) >= 2, 120)
+        wait("both moves in the list", lambda: len(texts(d, "#moves li")) >= 2, 30)
         moves = texts(d, "#moves li")
         assert len(moves) >= 2 and "c3-d4" in moves[0], moves
         refused = raw(d, "", [json.dumps({"op": "hint", "id": 1})])
