@@ -2,6 +2,7 @@
 //! again with the same arguments and state directory: it resumes the same game at the same ply
 //! and position, and the game goes on. The nodes run one by one from the launch's `--dry-run`
 //! command lines (graph_support/nodes.rs), since the launcher stops everything when a node dies.
+//! Then a move confirmed while the arbiter is dead reaches the next one.
 
 mod graph_support;
 
@@ -102,4 +103,24 @@ async fn a_killed_arbiter_restarted_resumes_the_game_which_goes_on() {
     next_event(&mut events, WAIT, |e| e.kind == GameEvent::KIND_ROBOT_MOVED)
         .await
         .expect("the robot's move after the restart");
+
+    // A move confirmed while the arbiter is dead: the board sensor keeps the press for the
+    // next arbiter, which plays it and replies.
+    nodes
+        .kill_hard("arbiter")
+        .expect("the arbiter is killed again");
+    fresh
+        .human_move("", HumanMove_Request::ERROR_NONE, true)
+        .await
+        .expect("the human's move while the arbiter is down");
+    nodes.spawn("arbiter").expect("the arbiter starts again");
+    // Only the new arbiter can get past the dead one's last state.
+    let last = state(
+        &fresh,
+        &nodes,
+        "the move made while it was down, and the reply",
+        |s| s.ply >= next.ply + 2 && s.status == GameState::STATUS_WAITING_FOR_HUMAN,
+    )
+    .await;
+    assert_eq!(last.game_id, before.game_id);
 }

@@ -109,13 +109,9 @@ async fn each_node_killed_in_a_game_is_respawned_and_the_game_ends_with_a_pdn_th
             break;
         }
         kill_and_await_respawn(&g, node);
-        // A new arbiter's reader is matched a moment after it starts, and the board sensor
-        // cannot tell it from the dead arbiter's until that one's lease runs out: a confirm
-        // pressed in that moment is lost (the person presses again), so the human here waits
-        // it out. A new board sensor holds a confirm until it has found its reader.
-        if node == "arbiter" {
-            tokio::time::sleep(Duration::from_secs(3)).await;
-        }
+        // The human plays on at once: a new arbiter gets the board sensor's last confirmed
+        // reading when its reader is matched (the topic is latched), and a new board sensor
+        // holds a confirm until it has found the arbiter's reader.
         // Back at the human's turn of the same game: the respawned arbiter resumes it.
         let ply = state.ply;
         state = g

@@ -187,8 +187,9 @@ async fn human(client: &ServiceClient<HumanMove>, req: HumanMove_Request) -> Hum
         .expect("/sim/human_move answers")
 }
 
-/// The next confirmed reading. Occupancy is not latched, so the first press may come before the
-/// subscription matched: then confirm is pressed again (moving nothing) until a reading comes.
+/// The next confirmed reading. This reader asks for no history (as the web window and the
+/// recorder), so the first press may come before the subscription matched: then confirm is
+/// pressed again (moving nothing) until a reading comes.
 async fn confirmed_reading(
     client: &ServiceClient<HumanMove>,
     readings: &mut (impl futures::Stream<Item = BoardOccupancy> + Unpin),

@@ -51,7 +51,7 @@ pub use node::run;
 pub use infer::{infer, squares_of, Inference};
 
 // The game record, saved ply by ply and archived as PDN.
-pub use record::{GameRecord, RecordError, Resume, StateDir};
+pub use record::{GameRecord, ReadingId, RecordError, Resume, StateDir};
 
 // The referee's decisions and the game's status.
 pub use kinds::Status;

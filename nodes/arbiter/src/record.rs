@@ -70,6 +70,20 @@ pub struct GameRecord {
     /// records written before verdicts existed.
     #[serde(default)]
     pub comments: Vec<String>,
+    /// The last confirmed reading judged. The board sensor keeps its last reading for a
+    /// subscriber that joins late, so that a press made while the arbiter was starting again
+    /// is not lost; an arbiter that resumes must not judge a second time the one it had
+    /// judged before it stopped. Absent from records written before.
+    #[serde(default)]
+    pub last_reading: Option<ReadingId>,
+}
+
+/// A confirmed reading as the board sensor names it: its sequence number and its stamp in
+/// nanoseconds (integers, so that the saved one compares equal to the one received again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadingId {
+    pub seq: u64,
+    pub stamp_ns: i64,
 }
 
 fn color_name(c: Color) -> &'static str {
@@ -99,6 +113,7 @@ impl GameRecord {
             date: pdn_date(SystemTime::now()),
             resigned: None,
             comments: Vec::new(),
+            last_reading: None,
         }
     }
 

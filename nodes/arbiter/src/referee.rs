@@ -5,7 +5,7 @@
 use draughts::{Color, Game, GameResult, Move, MoveError, ParseError, Position};
 
 use crate::infer::{infer, squares_of, Inference};
-use crate::record::{GameRecord, RecordError, Resume, StateDir};
+use crate::record::{GameRecord, ReadingId, RecordError, Resume, StateDir};
 
 pub use crate::kinds::{EventKind, Status};
 
@@ -77,8 +77,9 @@ pub struct Referee {
     candidates: Vec<Move>,
     /// While the board is wrong: the occupancy it must show again.
     expected: Option<u32>,
-    /// The last reading judged: (controller sequence number, stamp in seconds).
-    last_reading: Option<(u64, f64)>,
+    /// The last reading judged since this arbiter started (the record keeps the last one
+    /// judged at all, across restarts).
+    last_reading: Option<ReadingId>,
     /// What the robot's last move announces, held back until the board shows it (the events
     /// say "executed and verified").
     held_back: Vec<Announcement>,
@@ -471,31 +472,53 @@ impl Referee {
         }
     }
 
-    /// A duplicated or stale reading (same sequence number and stamp, or older than the last
-    /// one judged) is not judged again.
-    pub fn is_stale(&self, seq: u64, stamp_s: f64) -> bool {
-        match self.last_reading {
-            Some((s, t)) => (s == seq && t == stamp_s) || stamp_s < t,
-            None => false,
-        }
+    /// A duplicated or stale reading is not judged again: the one judged last, here or before
+    /// a restart (the board sensor keeps its last reading for a late subscriber), or one
+    /// older than a reading this arbiter judged. Stamps are only compared within one run, so
+    /// that a clock that starts again (simulated time) does not silence the board.
+    pub fn is_stale(&self, id: ReadingId) -> bool {
+        self.record.last_reading == Some(id)
+            || self
+                .last_reading
+                .is_some_and(|last| id == last || id.stamp_ns < last.stamp_ns)
     }
 
     /// A confirmed reading of the board.
-    pub fn on_reading(&mut self, occupied: u32, seq: u64, stamp_s: f64) -> Vec<Announcement> {
-        if self.is_stale(seq, stamp_s) {
-            tracing::debug!(seq, "a reading already judged, or older than one: ignored");
+    pub fn on_reading(&mut self, occupied: u32, id: ReadingId) -> Vec<Announcement> {
+        if self.is_stale(id) {
+            tracing::debug!(
+                seq = id.seq,
+                "a reading already judged, or older than one: ignored"
+            );
             return Vec::new();
         }
-        self.last_reading = Some((seq, stamp_s));
-        if let Some(expected) = self.expected {
-            return self.check_restored(expected, occupied);
-        }
-        if self.status != Status::WaitingForHuman && self.status != Status::Ambiguous {
+        self.last_reading = Some(id);
+        let awaited = self.expected.is_some()
+            || matches!(self.status, Status::WaitingForHuman | Status::Ambiguous);
+        if !awaited {
             tracing::info!(
                 status = ?self.status,
                 "a reading when no human move is awaited: ignored"
             );
             return Vec::new();
+        }
+        self.record.last_reading = Some(id);
+        let plies = self.game.moves().len();
+        let notes = self.judge(occupied);
+        // A move saves the record itself (and a last move archives it); any other verdict is
+        // saved here, so that a restart does not give it again.
+        if self.game.moves().len() == plies {
+            if let Err(e) = self.persist() {
+                tracing::error!("cannot save the game: {e}");
+            }
+        }
+        notes
+    }
+
+    /// What a confirmed reading means while a human move, or a board put right, is awaited.
+    fn judge(&mut self, occupied: u32) -> Vec<Announcement> {
+        if let Some(expected) = self.expected {
+            return self.check_restored(expected, occupied);
         }
         let human = self.position().side_to_move();
         match infer(self.position(), occupied) {

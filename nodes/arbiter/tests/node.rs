@@ -204,7 +204,7 @@ impl Scene {
             .expect("events");
         let mut hn = node("human", d, &[]);
         let readings = hn
-            .publisher::<BoardOccupancy>("/board/occupancy", Qos::Events)
+            .publisher::<BoardOccupancy>("/board/occupancy", Qos::State)
             .expect("readings");
         // The streams own their subscriptions, so the scene can hold both.
         let states = Box::pin(futures::stream::unfold(states, |sub| async move {

@@ -2,7 +2,7 @@
 //! plies, never more than were played; the record on disk is rewound with the game, its
 //! verdict comments too, and a resumed arbiter finds the rewound game.
 
-use arbiter::{Referee, RefereeError, Resume, StateDir, Status};
+use arbiter::{ReadingId, Referee, RefereeError, Resume, StateDir, Status};
 use draughts::{Color, Game};
 
 /// A referee with the robot as Black, after the human's `c3-d4` and the robot's `f6-e5`.
@@ -15,7 +15,13 @@ fn after_two_plies(dir: &std::path::Path) -> Referee {
     // The human's move, as the arbiter plays it once a reading shows it.
     let mut after = *r.position();
     after.play(&human);
-    r.on_reading(after.occupancy_mask(), 1, 1.0);
+    r.on_reading(
+        after.occupancy_mask(),
+        ReadingId {
+            seq: 1,
+            stamp_ns: 1,
+        },
+    );
     assert_eq!(r.game().moves().len(), 1, "the reading played c3-d4");
     r.comment_move(0, "mistake; better e3-f4".into());
     let reply = r.position().parse_move("f6-e5").expect("legal");

@@ -215,7 +215,9 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         );
     }
     // Events, not latched: a restarted arbiter must never take an old confirm for a new one.
-    let out = node.publisher::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
+    // Latched, so that a press made while the arbiter starts again is not lost: it judges the
+    // one it is handed once matched (and knows the one it judged before it stopped).
+    let out = node.publisher::<BoardOccupancy>("/board/occupancy", Qos::State)?;
     let scan_server = node.service_server::<ScanBoard>("/board/scan")?;
     let (field, mut events) = field_link::start(
         settings.port.clone(),

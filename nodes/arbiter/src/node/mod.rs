@@ -33,6 +33,7 @@ use ros::{ActionClient, Node, NodeError, Publisher, Qos, ServiceClient};
 use self::messages::{event_msg, state_msg};
 use crate::health::GameHealth;
 use crate::markers::board_markers;
+use crate::record::ReadingId;
 use crate::record::StateDir;
 use crate::referee::{Announcement, EventKind, Referee, Status};
 use crate::services::Services;
@@ -84,7 +85,8 @@ pub async fn run(mut node: Node) -> Result<(), NodeError> {
         hint: node.service_server("/game/hint")?,
         takeback: node.service_server("/game/takeback")?,
     };
-    let occupancy = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::Events)?;
+    // Latched: a press made while this arbiter was (re)starting reaches it once matched.
+    let occupancy = node.subscription::<BoardOccupancy>("/board/occupancy", Qos::State)?;
     let mut readings = occupancy.stream();
 
     let health = Arc::new(Mutex::new(GameHealth::default()));
@@ -202,8 +204,11 @@ impl Arbiter {
         if !reading.confirmed {
             return Vec::new();
         }
-        let stamp = ros::clock::seconds(&reading.header.stamp);
-        self.referee
-            .on_reading(reading.occupied, reading.seq, stamp)
+        let stamp = &reading.header.stamp;
+        let id = ReadingId {
+            seq: reading.seq,
+            stamp_ns: i64::from(stamp.sec) * 1_000_000_000 + i64::from(stamp.nanosec),
+        };
+        self.referee.on_reading(reading.occupied, id)
     }
 }
