@@ -1797,6 +1797,7 @@ impl Discovery {
       security.resend_cached_secure_discovery_messages(
         &self.dcps_participant_stateless_message.writer,
         &self.dcps_participant_volatile_message_secure.writer,
+        &self.discovery_db,
       );
       // Note: the resend timer is rescheduled by the shared-timer dispatch loop
       // after this method returns, so we must not reschedule it here.

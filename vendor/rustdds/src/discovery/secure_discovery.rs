@@ -65,9 +65,16 @@ pub enum AuthenticationStatus {
 // How many times an authentication message is resent if we don't get an answer
 const STORED_AUTH_MESSAGE_MAX_RESEND_COUNT: u8 = 10;
 
+// PATCH(checkers_robot): once those resends are spent, the message is resent every this
+// many resend periods for as long as the remote participant is known, instead of being
+// forgotten.
+const STORED_AUTH_MESSAGE_SLOW_RESEND_EVERY: u8 = 5;
+
 struct StoredAuthenticationMessage {
   message: ParticipantStatelessMessage,
   remaining_resend_counter: u8,
+  // PATCH(checkers_robot): resend periods since the last slow resend.
+  slow_ticks: u8,
 }
 
 impl StoredAuthenticationMessage {
@@ -75,6 +82,7 @@ impl StoredAuthenticationMessage {
     Self {
       message,
       remaining_resend_counter: STORED_AUTH_MESSAGE_MAX_RESEND_COUNT,
+      slow_ticks: 0,
     }
   }
 }
@@ -1506,7 +1514,29 @@ impl SecureDiscovery {
     &mut self,
     auth_msg_writer: &no_key::DataWriter<ParticipantStatelessMessage>,
     key_exchange_writer: &no_key::DataWriter<ParticipantVolatileMessageSecure>,
+    discovery_db: &Arc<RwLock<DiscoveryDB>>,
   ) {
+    // PATCH(checkers_robot): a handshake is forgotten with its remote participant, and
+    // only then. Dropping the unanswered message after ten resends (ten seconds) left the
+    // handshake stuck for good: a late answer no longer matched a stored message and was
+    // ignored, and nothing was sent again. On a loaded start (seven secured participants
+    // on two cores, each handshake a few signatures in a debug build) that happened to a
+    // pair now and then, which then never matched. A participant removed from the
+    // discovery database (lease expired) starts afresh when it is discovered again.
+    let known: HashSet<GuidPrefix> = {
+      let db = discovery_db_read(discovery_db);
+      self
+        .handshake_states
+        .keys()
+        .filter(|p| db.get_authentication_status(**p).is_some())
+        .copied()
+        .collect()
+    };
+    self.handshake_states.retain(|p, _| known.contains(p));
+    self
+      .stored_authentication_messages
+      .retain(|p, _| known.contains(p));
+
     // First resend authentication messages
     for (guid_prefix, stored_message) in self.stored_authentication_messages.iter_mut() {
       // Resend the message unless it's a final message (which needs to be requested
@@ -1514,9 +1544,17 @@ impl SecureDiscovery {
       if self.handshake_states.get(guid_prefix)
         != Some(&DiscHandshakeState::CompletedWithFinalMessageSent)
       {
+        if stored_message.remaining_resend_counter == 0 {
+          stored_message.slow_ticks = stored_message.slow_ticks.saturating_add(1);
+          if stored_message.slow_ticks < STORED_AUTH_MESSAGE_SLOW_RESEND_EVERY {
+            continue;
+          }
+          stored_message.slow_ticks = 0;
+        }
         match auth_msg_writer.write(stored_message.message.clone(), None) {
           Ok(()) => {
-            stored_message.remaining_resend_counter -= 1;
+            stored_message.remaining_resend_counter =
+              stored_message.remaining_resend_counter.saturating_sub(1);
             debug!(
               "Resent an unanswered authentication message to remote participant {:?}. Resending \
                at most {} more times.",
@@ -1532,11 +1570,6 @@ impl SecureDiscovery {
         }
       }
     }
-    // Remove authentication messages with no more resends
-    self
-      .stored_authentication_messages
-      .retain(|_guid_prefix, message| message.remaining_resend_counter > 0);
-
     // Then try to send those key exchange messages that we haven't been able to
     // send yet
     let mut msgs_still_to_cache = HashSet::new();

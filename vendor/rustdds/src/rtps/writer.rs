@@ -1111,9 +1111,28 @@ impl Writer {
           if last_change < rp.all_acked_before {
             // Everything we have has been acknowledged already. Do nothing.
           } else {
+            // PATCH(checkers_robot): directed, with INFO_DST and the reader's id. The
+            // volatile secure reader filters what it is sent (DDS Security 7.4.4.5), and
+            // Cyclone DDS takes a HEARTBEAT into account for such a reader only when it
+            // is directed to it: an undirected one left a key exchange message lost on
+            // the way (sent before Cyclone had matched the endpoint) lost for good.
+            let directed = MessageBuilder::new()
+              .ts_msg(self.endianness, Some(Timestamp::now()))
+              .dst_submessage(self.endianness, rp.remote_reader_guid.prefix)
+              .heartbeat_msg(
+                self.entity_id(),
+                self.send_buffer.first_change_sequence_number(),
+                self.send_buffer.last_change_sequence_number(),
+                self.next_heartbeat_count(),
+                self.endianness,
+                rp.remote_reader_guid.entity_id,
+                final_flag,
+                liveliness_flag,
+              )
+              .add_header_and_build(self.my_guid.prefix);
             self.send_control_to_readers(
               DeliveryMode::Unicast,
-              hb_message.clone(),
+              directed,
               &mut std::iter::once(rp),
             );
           }
@@ -1275,8 +1294,12 @@ impl Writer {
           // Answer now instead of at the next heartbeat period.
           if an.reader_sn_state.iter().next().is_none() && reader_proxy.all_acked_before <= last_seq
           {
+            // PATCH(checkers_robot): directed (INFO_DST), as it answers one reader: a
+            // reader that filters what it is sent (the volatile secure one) only takes a
+            // directed HEARTBEAT into account.
             let hb_message = MessageBuilder::new()
               .ts_msg(self.endianness, Some(Timestamp::now()))
+              .dst_submessage(self.endianness, reader_guid.prefix)
               .heartbeat_msg(
                 self.entity_id(),
                 self.send_buffer.first_change_sequence_number(),
