@@ -655,6 +655,17 @@ impl MessageBuilder {
     set_final_flag: bool,
     set_liveliness_flag: bool,
   ) -> Self {
+    // PATCH(checkers_robot): the secure SPDP writer announces nothing to fetch (first =
+    // last + 1). Cyclone DDS hands this writer's DATA to its SPDP path, never to the
+    // reader's reliability state, so only a HEARTBEAT's firstSN can bring that reader in
+    // sync: with firstSN 1 it asked for every sample again about ten times a second, for
+    // as long as both participants lived, and got each repaired. The announcement is
+    // published again every few seconds, so nothing is lost.
+    let first = if writer_entity_id == EntityId::SPDP_RELIABLE_BUILTIN_PARTICIPANT_SECURE_WRITER {
+      last.plus_1()
+    } else {
+      first
+    };
     let heartbeat = Heartbeat {
       reader_id: reader_entity_id,
       writer_id: writer_entity_id,
