@@ -58,7 +58,7 @@ pub use moves::{Move, MAX_PATH};
 pub use notation::parse_squares;
 pub use pdn::{parse_pdn, write_pdn, write_pdn_with_comments, PdnGame, ReplayError, GAME_TYPE};
 pub use perft::{divide, perft};
-pub use playout::{random_playout, Playout, Rng};
+pub use playout::{random_game, random_playout, Playout, Rng};
 pub use position::{
     bitboard_to_numbered, mirror_board, numbered_to_bitboard, Color, Material, Piece, PieceKind,
     Position, RANK_1, RANK_8,

@@ -1,6 +1,6 @@
 //! Fast random playouts, for Monte Carlo search and for measuring the move generator.
 
-use crate::game::{Counters, GameResult, WinReason};
+use crate::game::{Counters, Game, GameResult, WinReason};
 use crate::movegen::MoveList;
 use crate::position::Position;
 
@@ -31,6 +31,23 @@ impl Rng {
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
+}
+
+/// A game from the start with `rng.below(up_to)` uniformly random legal moves, fewer where the
+/// game ends first: positions from every stage of a game, for tests and samples.
+pub fn random_game(rng: &mut Rng, up_to: usize) -> Game {
+    let mut game = Game::new();
+    for _ in 0..rng.below(up_to) {
+        let moves = game.legal_moves();
+        if moves.is_empty() || game.result().is_over() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len())];
+        if game.play(&mv).is_err() {
+            break;
+        }
+    }
+    game
 }
 
 /// How a playout ended.

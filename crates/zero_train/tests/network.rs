@@ -9,21 +9,9 @@ use zero_train::net::Trained;
 
 fn random_games(n: usize) -> Vec<Game> {
     let mut rng = draughts::Rng::new(11);
-    let mut out = Vec::new();
-    for _ in 0..n {
-        let mut g = Game::new();
-        let plies = rng.below(60);
-        for _ in 0..plies {
-            let moves = g.legal_moves();
-            if moves.is_empty() || g.result().is_over() {
-                break;
-            }
-            let mv = moves[rng.below(moves.len())];
-            g.play(&mv).expect("legal");
-        }
-        out.push(g);
-    }
-    out
+    (0..n)
+        .map(|_| draughts::random_game(&mut rng, 60))
+        .collect()
 }
 
 #[test]

@@ -4,7 +4,6 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use draughts::Game;
 use search::{Control, Limits, Planner, ZeroPlanner};
 use zero_train::run::{last_generation, read_card};
 
@@ -39,14 +38,7 @@ fn shipped_generations_load_match_their_fingerprints_and_play_legal_moves() {
             ..Limits::default()
         };
         for _ in 0..20 {
-            let mut game = Game::new();
-            for _ in 0..rng.below(50) {
-                let moves = game.legal_moves();
-                if moves.is_empty() || game.result().is_over() {
-                    break;
-                }
-                game.play(&moves[rng.below(moves.len())]).expect("legal");
-            }
+            let game = draughts::random_game(&mut rng, 50);
             if game.result().is_over() {
                 continue;
             }
@@ -76,14 +68,7 @@ fn the_last_generation_folded_gives_its_trained_layers_outputs() {
     let n = 24;
     let mut inputs = vec![0.0; n * len];
     for chunk in inputs.chunks_mut(len) {
-        let mut game = Game::new();
-        for _ in 0..rng.below(60) {
-            let moves = game.legal_moves();
-            if moves.is_empty() || game.result().is_over() {
-                break;
-            }
-            game.play(&moves[rng.below(moves.len())]).expect("legal");
-        }
+        let game = draughts::random_game(&mut rng, 60);
         zero::encode::encode_into(&game, chunk);
     }
     let (fast, slow) = (
