@@ -1574,7 +1574,10 @@ impl Discovery {
       let msg_kind = msg.kind;
 
       #[cfg(not(feature = "security"))]
-      let write_result = self.dcps_participant_message.writer.write(msg, None);
+      let write_result = self
+        .dcps_participant_message
+        .writer
+        .write(msg, Some(Timestamp::now()));
 
       #[cfg(feature = "security")]
       let write_result = if let Some(security) = self.security_opt.as_ref() {
@@ -1585,7 +1588,10 @@ impl Discovery {
         )
       } else {
         // No security enabled
-        self.dcps_participant_message.writer.write(msg, None)
+        self
+          .dcps_participant_message
+          .writer
+          .write(msg, Some(Timestamp::now()))
       };
 
       match write_result {
@@ -1851,7 +1857,12 @@ impl Discovery {
       match self
         .dcps_subscription
         .writer
-        .write(reader_data.clone(), None)
+        // PATCH(checkers_robot): every reliable discovery sample carries its source
+        // timestamp (INFO_TS), as DDS writes do. Fast DDS 2.14 orders a reader's history
+        // across writers by it; unstamped samples of several writers could sit out of order
+        // there, and one it then failed to find was acknowledged but never given to its
+        // discovery, so the endpoint it announced never matched.
+        .write(reader_data.clone(), Some(Timestamp::now()))
       {
         Ok(()) => {
           debug!(
@@ -1969,7 +1980,8 @@ impl Discovery {
       match self
         .dcps_publication
         .writer
-        .write(writer_data.clone(), None)
+        // PATCH(checkers_robot): stamped, as the DCPSSubscription write above says.
+        .write(writer_data.clone(), Some(Timestamp::now()))
       {
         Ok(()) => {
           debug!(
@@ -2009,7 +2021,11 @@ impl Discovery {
       return;
     }
 
-    match self.dcps_topic.writer.write(topic_data.clone(), None) {
+    match self
+      .dcps_topic
+      .writer
+      .write(topic_data.clone(), Some(Timestamp::now()))
+    {
       Ok(()) => {
         debug!("Published topic {topic_name} to DCPSTopic");
       }
