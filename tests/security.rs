@@ -6,13 +6,13 @@
 //! - the viewer's enclave reads `/joint_states`, but cannot send the arm a goal, and the arm
 //!   does not move;
 //! - where ROS 2 is installed (`../shared/ros2`; required when `CHECKERS_REQUIRE_ROS2=1`), the
-//!   same with rclpy on rmw_cyclonedds_cpp: the operator's enclave reads `/game/state` and
-//!   starts a new game with `/game/new`, a
-//!   participant without credentials reads nothing and finds no `/game/new`, the viewer reads
-//!   `/joint_states` and its `/arm/execute` goal is refused;
+//!   same with rclpy on rmw_cyclonedds_cpp and on rmw_fastrtps_cpp (each with its own DDS
+//!   Security plugins): the operator's enclave reads `/game/state` and starts a new game with
+//!   `/game/new`, a participant without credentials reads nothing and finds no `/game/new`,
+//!   the viewer reads `/joint_states` and its `/arm/execute` goal is refused;
 //! - with rviz2 installed too, on the default backend: the stock `ros2` tools in the operator's
-//!   enclave and the viewer's launch (robot_state_publisher, rviz2), with the commands
-//!   docs/security.md gives (`stock_tools`).
+//!   enclave over both RMWs, and the viewer's launch (robot_state_publisher, rviz2, on Cyclone
+//!   DDS), with the commands docs/security.md gives (`stock_tools`).
 //!
 //! CI runs it twice: on the default backend, and with every node and the test's client on r2r
 //! (rcl over rmw_cyclonedds_cpp, secured by rcl from the same keystore). On r2r one process
@@ -112,13 +112,31 @@ async fn secured_graph(salt: u16) {
         outsiders_in_process(domain, &ks, &tail).await;
     }
     if let Some(ros) = ros2_support::ros2_prefix() {
-        rclpy_checks(&ros, dir.path(), &ks, domain);
+        // rclpy over both of Jazzy's RMWs, each with its own DDS Security plugins. On r2r the
+        // nodes are rcl's over Cyclone DDS, which a secured Fast DDS participant never talks
+        // to (../shared/ros2's README), so there rclpy runs over Cyclone DDS only.
+        let rmws: &[&str] = if ros::BACKEND == "r2r" {
+            &["rmw_cyclonedds_cpp"]
+        } else {
+            &["rmw_cyclonedds_cpp", "rmw_fastrtps_cpp"]
+        };
+        for rmw in rmws {
+            rclpy_checks(&ros, dir.path(), &ks, domain, rmw);
+        }
         // The stock tools once, against the default backend's graph: on r2r the nodes are
         // rcl's own, which the stock tools meet in every ROS 2 install.
         if ros::BACKEND != "r2r" && ros2_support::has_viz(&ros) {
             let mut viewer = stock_tools::Viewer::start(&ros, dir.path(), &ks, domain);
             let msgs = ros2_support::checkers_msgs(&ros);
-            stock_tools::operator_commands(&ros, &msgs, dir.path(), &ks, domain);
+            // The two RMWs' runs side by side: most of their time is the tools' waits.
+            std::thread::scope(|s| {
+                for rmw in ["rmw_cyclonedds_cpp", "rmw_fastrtps_cpp"] {
+                    let (ros, msgs, dir, ks) = (&ros, &msgs, dir.path(), &ks);
+                    s.spawn(move || {
+                        stock_tools::operator_commands(ros, msgs, dir, ks, domain, rmw)
+                    });
+                }
+            });
             viewer.check(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("rviz-viewer.png"));
         }
     }
@@ -177,9 +195,8 @@ async fn outsiders_in_process(domain: u16, ks: &Path, tail: &dyn Fn() -> String)
     drop(joints);
 }
 
-/// rclpy on rmw_cyclonedds_cpp (whose DDS Security plugins are Cyclone's own) with the same
-/// keystore.
-fn rclpy_checks(ros: &Path, dir: &Path, ks: &Path, domain: u16) {
+/// rclpy on `rmw` (whose DDS Security plugins are its DDS's own) with the same keystore.
+fn rclpy_checks(ros: &Path, dir: &Path, ks: &Path, domain: u16, rmw: &str) {
     let msgs = ros2_support::checkers_msgs(ros);
     let run = |enclave: Option<&str>, mode: &str| {
         let security = match enclave {
@@ -197,12 +214,12 @@ fn rclpy_checks(ros: &Path, dir: &Path, ks: &Path, domain: u16) {
                 .join("tests/ros2/secure_client.py")
                 .display()
         );
-        let out = ros2_support::ros_shell("rmw_cyclonedds_cpp", ros, ros, dir, domain, &script)
+        let out = ros2_support::ros_shell(rmw, ros, ros, dir, domain, &script)
             .output()
             .expect("bash runs");
         let text = String::from_utf8_lossy(&out.stdout).to_string();
         eprintln!(
-            "rclpy {mode}: {text}{}",
+            "rclpy {mode} ({rmw}): {text}{}",
             String::from_utf8_lossy(&out.stderr)
         );
         text
