@@ -33,7 +33,8 @@ fn expected(command: &str, rmw: &str) -> Option<Result<&'static [&'static str], 
     }
     const CHECKS: &[(&str, Result<&[&str], &str>)] = &[
         (
-            "ros2 topic echo --once --no-daemon /game/state ",
+            "ros2 topic echo --once --no-daemon --qos-durability transient_local \
+             --qos-reliability reliable /game/state ",
             Ok(&["ply:"]),
         ),
         ("ros2 service call /game/new ", Ok(&["success=True"])),

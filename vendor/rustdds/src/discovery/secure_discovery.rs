@@ -41,6 +41,7 @@ use crate::{
   structure::{
     entity::RTPSEntity,
     guid::{EntityId, GuidPrefix},
+    time::Timestamp,
   },
   with_key::{self, DataWriterCdr},
   RepresentationIdentifier, SequenceNumber, GUID,
@@ -885,9 +886,10 @@ impl SecureDiscovery {
         false
       };
 
+    // PATCH(checkers_robot): stamped, as the plain discovery writes are (discovery.rs).
     if do_secure_write {
       let sec_sub_data = SubscriptionBuiltinTopicDataSecure::from((*local_user_reader).clone());
-      if let Err(e) = secure_sub_writer.write(sec_sub_data, None) {
+      if let Err(e) = secure_sub_writer.write(sec_sub_data, Some(Timestamp::now())) {
         error!("Failed to write subscription to DCPSSubscriptionsSecure: {e}");
       } else {
         security_info!(
@@ -898,7 +900,7 @@ impl SecureDiscovery {
       }
     } else {
       // Do a non-secure write
-      if let Err(e) = nonsecure_sub_writer.write((*local_user_reader).clone(), None) {
+      if let Err(e) = nonsecure_sub_writer.write((*local_user_reader).clone(), Some(Timestamp::now())) {
         error!("Failed to write subscription to DCPSSubscriptions: {e}");
       } else {
         debug!(
@@ -930,7 +932,7 @@ impl SecureDiscovery {
 
     if do_secure_write {
       let sec_pub_data = PublicationBuiltinTopicDataSecure::from((*local_user_writer).clone());
-      if let Err(e) = secure_pub_writer.write(sec_pub_data, None) {
+      if let Err(e) = secure_pub_writer.write(sec_pub_data, Some(Timestamp::now())) {
         error!("Failed to write publication to DCPSPublicationsSecure: {e}");
       } else {
         security_info!(
@@ -941,7 +943,7 @@ impl SecureDiscovery {
       }
     } else {
       // Do a non-secure write
-      if let Err(e) = nonsecure_pub_writer.write((*local_user_writer).clone(), None) {
+      if let Err(e) = nonsecure_pub_writer.write((*local_user_writer).clone(), Some(Timestamp::now())) {
         error!("Failed to write publication to DCPSPublications: {e}");
       } else {
         debug!(
@@ -960,9 +962,9 @@ impl SecureDiscovery {
     msg: ParticipantMessageData,
   ) -> Result<(), WriteError<ParticipantMessageData>> {
     if self.local_dp_sec_attributes.is_liveliness_protected {
-      secure_writer.write(msg, None)
+      secure_writer.write(msg, Some(Timestamp::now()))
     } else {
-      nonsecure_writer.write(msg, None)
+      nonsecure_writer.write(msg, Some(Timestamp::now()))
     }
   }
 
