@@ -1,8 +1,8 @@
 //! The stock ROS 2 tools in their enclaves, with the very commands docs/security.md gives: the
-//! test reads them from the docs' marked blocks, so the two cannot drift apart. The viewer's
-//! `ros2 launch` (robot_state_publisher and rviz2 under Xvfb) starts first; then every
-//! operator command runs in turn and must give what the docs say it gives, the refused one
-//! included.
+//! test reads them from the docs' marked blocks, so the two cannot drift apart. Every operator
+//! command runs in turn, over the RMW given, and must give what the docs say it gives, the
+//! refused one included; the viewer's `ros2 launch` (robot_state_publisher and rviz2 under
+//! Xvfb) is started by the caller.
 
 use std::path::Path;
 
