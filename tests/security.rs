@@ -138,23 +138,11 @@ async fn secured_graph(salt: u16) {
             // vendors' secured participants at once, whose handshakes with each other fail
             // (../shared/ros2's README). Side by side, a Cyclone tool once found no /game/new
             // in three tries of 30 s.
-            stock_tools::operator_commands(
-                &ros,
-                &msgs,
-                dir.path(),
-                &ks,
-                domain,
-                "rmw_fastrtps_cpp",
-            );
+            let operator =
+                |rmw| stock_tools::operator_commands(&ros, &msgs, dir.path(), &ks, domain, rmw);
+            operator("rmw_fastrtps_cpp");
             let mut viewer = stock_tools::Viewer::start(&ros, dir.path(), &ks, domain);
-            stock_tools::operator_commands(
-                &ros,
-                &msgs,
-                dir.path(),
-                &ks,
-                domain,
-                "rmw_cyclonedds_cpp",
-            );
+            operator("rmw_cyclonedds_cpp");
             viewer.check(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("rviz-viewer.png"));
         }
     }
