@@ -380,6 +380,14 @@ impl Spinner {
               }
               Some(GraphEvent::EntityUndeclared(guid_entity(EntityKind::Publisher, guid)))
             }
+            // PATCH(checkers_robot): a participant that is gone takes its nodes with it. The
+            // node table kept every participant ever seen (a node killed and respawned is a new
+            // one), some kB each, and listed its nodes as if they were still there.
+            DomainParticipantStatusEvent::ParticipantLost {id, ..} => {
+              self.external_nodes.lock().unwrap_or_else(|e| e.into_inner())
+                .retain(|gid, _| GUID::from(*gid).prefix != id);
+              None
+            }
 
             _ => None,
           };

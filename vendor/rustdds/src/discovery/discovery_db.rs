@@ -45,6 +45,13 @@ const DEFAULT_PARTICIPANT_LEASE_DURATION: Duration = Duration::from_secs(60);
 // How much longer to wait than lease duration before pronouncing lost.
 const PARTICIPANT_LEASE_DURATION_TOLERANCE: Duration = Duration::from_secs(0);
 
+// PATCH(checkers_robot): how long the endpoints of a participant whose lease ran out are kept in
+// the attic for its return. A participant that comes back later is discovered afresh (its
+// endpoints announced again, patch 21); one that never comes back (a killed and respawned
+// process is a new participant) no longer leaves its endpoints here, and in the topic table,
+// for as long as this process runs: some tens of kB a kill.
+const ATTIC_KEEP: std::time::Duration = std::time::Duration::from_secs(300);
+
 // TODO: Let DiscoveryDB itself become thread-safe and support smaller-scope
 // lock
 pub(crate) struct DiscoveryDB {
@@ -69,6 +76,8 @@ pub(crate) struct DiscoveryDB {
   // was lost due to time-out. If we have a
   external_topic_readers_attic: BTreeMap<GUID, DiscoveredReaderData>,
   external_topic_writers_attic: BTreeMap<GUID, DiscoveredWriterData>,
+  // PATCH(checkers_robot): when each participant's endpoints went to the attic.
+  attic_since: BTreeMap<GuidPrefix, Instant>,
 
   // Database of topic updates:
   // Outer level key is topic name
@@ -137,6 +146,7 @@ impl DiscoveryDB {
       external_topic_writers: BTreeMap::new(),
       external_topic_readers_attic: BTreeMap::new(),
       external_topic_writers_attic: BTreeMap::new(),
+      attic_since: BTreeMap::new(),
       topics: BTreeMap::new(),
       topic_updated_sender,
       participant_status_sender,
@@ -196,6 +206,7 @@ impl DiscoveryDB {
         &mut self.external_topic_writers_attic,
         &mut self.external_topic_writers,
       );
+      self.attic_since.remove(&guid.prefix);
     }
 
     // In any case:
@@ -237,7 +248,9 @@ impl DiscoveryDB {
     if active_disposal {
       self.remove_topic_reader_with_prefix(guid_prefix);
       self.remove_topic_writer_with_prefix(guid_prefix);
+      self.forget_participant(guid_prefix);
     } else {
+      self.attic_since.insert(guid_prefix, Instant::now());
       // move to attic
       move_by_guid_prefix(
         guid_prefix,
@@ -275,6 +288,16 @@ impl DiscoveryDB {
   pub fn remove_topic_reader(&mut self, guid: GUID) {
     info!("remove_topic_reader {guid:?}");
     self.external_topic_readers.remove(&guid);
+    self.forget_topic_source(guid);
+  }
+
+  // PATCH(checkers_robot): a removed endpoint leaves the topic table too (a topic only it had
+  // announced goes with it), or a peer that makes and drops endpoints grows the table forever.
+  fn forget_topic_source(&mut self, guid: GUID) {
+    self.topics.retain(|_, sources| {
+      sources.remove(&guid);
+      !sources.is_empty()
+    });
   }
 
   #[cfg(feature = "security")]
@@ -302,6 +325,7 @@ impl DiscoveryDB {
 
   pub fn remove_topic_writer(&mut self, guid: GUID) {
     self.external_topic_writers.remove(&guid);
+    self.forget_topic_source(guid);
   }
 
   // Delete participant proxies, if we have not heard of them within
@@ -353,7 +377,32 @@ impl DiscoveryDB {
       self.remove_participant(*guid, false); // false = removed due to timeout
     }
 
+    let forgotten: Vec<GuidPrefix> = self
+      .attic_since
+      .iter()
+      .filter(|(_, since)| inow.duration_since(**since) > ATTIC_KEEP)
+      .map(|(prefix, _)| *prefix)
+      .collect();
+    for prefix in forgotten {
+      debug!("participant cleanup - forgetting the endpoints of {prefix:?}");
+      self.forget_participant(prefix);
+    }
+
     to_remove
+  }
+
+  // PATCH(checkers_robot): drops what is left of a participant that is gone: its endpoints in
+  // the attic and its entries in the topic table (a topic only it had announced goes too).
+  fn forget_participant(&mut self, prefix: GuidPrefix) {
+    self.attic_since.remove(&prefix);
+    let mut gone = BTreeMap::new();
+    move_by_guid_prefix(prefix, &mut self.external_topic_readers_attic, &mut gone);
+    let mut gone = BTreeMap::new();
+    move_by_guid_prefix(prefix, &mut self.external_topic_writers_attic, &mut gone);
+    self.topics.retain(|_, sources| {
+      sources.retain(|guid, _| guid.prefix != prefix);
+      !sources.is_empty()
+    });
   }
 
   fn topic_has_writers_or_readers(&self, topic_name: &str) -> bool {

@@ -728,6 +728,7 @@ impl Reader {
     );
     if !self.like_stateless {
       let my_entity_id = self.my_guid.entity_id; // to please borrow checker
+      let best_effort = self.reliability == policy::Reliability::BestEffort;
       if let Some(writer_proxy) = self.matched_writer_mut(writer_guid) {
         if writer_proxy.should_ignore_change(writer_sn) {
           // change already present
@@ -740,6 +741,13 @@ impl Reader {
           } else {
             return;
           }
+        }
+        // PATCH(checkers_robot): a BestEffort Reader takes a sample only if it is newer than
+        // the last one it took (RTPS 8.4.12.1), so what is below it will never be wanted:
+        // without this, one lost datagram left a gap that kept every later sequence number
+        // in the writer proxy's map, up to its cap (8192, some hundreds of kB per writer).
+        if best_effort {
+          writer_proxy.irrelevant_changes_up_to(writer_sn);
         }
         // Add the change and get the instant
         writer_proxy.received_changes_add(writer_sn, receive_timestamp);

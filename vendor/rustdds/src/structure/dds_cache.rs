@@ -100,8 +100,13 @@ impl DDSCache {
   }
 
   pub fn garbage_collect(&mut self) {
+    let builtin_remove_before = Timestamp::now() - BUILTIN_TOPIC_KEEP;
     for tc in self.topic_caches.values_mut() {
       let mut tc = tc.lock().unwrap();
+      if tc.topic_name.starts_with(BUILTIN_TOPIC_PREFIX) {
+        tc.remove_changes_before(builtin_remove_before);
+        continue;
+      }
       if let Some((last_timestamp, _)) = tc.changes.iter().next_back() {
         if *last_timestamp > tc.changes_reallocated_up_to {
           tc.remove_changes_before(Timestamp::ZERO);
@@ -110,6 +115,14 @@ impl DDSCache {
     }
   }
 }
+
+// PATCH(checkers_robot): the built-in topics' samples (DCPSPublication, DCPSSubscription, ...)
+// are taken by Discovery as they arrive, and a built-in DataReader never joins late, so a copy
+// older than a minute is of no use; withheld samples (waiting for a repair) are kept as before.
+// Without this, the SEDP caches held every announcement up to their 4096-sample limit, those of
+// participants long gone included: some tens of kB for each node killed and respawned.
+const BUILTIN_TOPIC_PREFIX: &str = "DCPS";
+const BUILTIN_TOPIC_KEEP: crate::Duration = crate::Duration::from_secs(60);
 
 #[derive(Debug)]
 pub(crate) struct TopicCache {
