@@ -1,6 +1,8 @@
 //! Each node's resident memory and open files over a soak, read from `/proc` (Linux) by the
 //! pid the launcher logged for the node's latest start: a leak shows as growth between samples
-//! of one process; a respawned node starts its own series.
+//! of one process; a respawned node starts its own series. The anonymous part (`RssAnon`: heap,
+//! stacks) is reported beside the whole: the rest is the executable's pages, shared by every
+//! node and bounded by its size, which grows only as code runs for the first time.
 
 use std::collections::BTreeMap;
 
@@ -14,23 +16,37 @@ pub struct Sample {
     /// Since the soak began.
     pub at: Duration,
     pub rss_kb: u64,
+    /// The anonymous part of `rss_kb`.
+    pub anon_kb: u64,
     pub fds: usize,
 }
 
 /// `VmRSS` of a `/proc/PID/status` text, in kB.
 pub fn rss_kb(status: &str) -> Option<u64> {
+    status_kb(status, "VmRSS:")
+}
+
+/// A `/proc/PID/status` field in kB (`VmRSS:`, `RssAnon:`).
+fn status_kb(status: &str, field: &str) -> Option<u64> {
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
 /// A process's memory and open files now; `None` when it is gone (or not Linux).
 pub fn read(pid: u32, at: Duration) -> Option<Sample> {
     let proc = Path::new("/proc").join(pid.to_string());
-    let rss_kb = rss_kb(&std::fs::read_to_string(proc.join("status")).ok()?)?;
+    let status = std::fs::read_to_string(proc.join("status")).ok()?;
+    let rss_kb = rss_kb(&status)?;
+    let anon_kb = status_kb(&status, "RssAnon:").unwrap_or(rss_kb);
     let fds = std::fs::read_dir(proc.join("fd")).ok()?.count();
-    Some(Sample { at, rss_kb, fds })
+    Some(Sample {
+        at,
+        rss_kb,
+        anon_kb,
+        fds,
+    })
 }
 
 /// The samples of each process (node, pid), in order.
@@ -67,8 +83,9 @@ impl Health {
             .join(", ")
     }
 
-    /// Per node, its longest-lived process: memory and open files at its second sample (after
-    /// the first game has warmed it up) and at its last, and the memory's growth per hour.
+    /// Per node, its longest-lived process: memory (and its anonymous part) and open files at its
+    /// second sample (after the first game has warmed it up) and at its last, and the growth of
+    /// each per hour.
     pub fn report(&self) -> Vec<String> {
         let mut longest: BTreeMap<&str, &Vec<Sample>> = BTreeMap::new();
         for ((node, _), samples) in &self.series {
@@ -88,16 +105,19 @@ impl Health {
                 let hours = (last.at.saturating_sub(first.at)).as_secs_f64() / 3600.0;
                 let growth = if hours > 0.0 {
                     format!(
-                        "{:+.1} MB/h",
-                        (mb(last.rss_kb) - mb(first.rss_kb)) / hours
+                        "{:+.1} MB/h (anonymous {:+.1} MB/h)",
+                        (mb(last.rss_kb) - mb(first.rss_kb)) / hours,
+                        (mb(last.anon_kb) - mb(first.anon_kb)) / hours
                     )
                 } else {
                     "growth not measured (one sample after the first game)".to_string()
                 };
                 Some(format!(
-                    "{node}: {:.1} -> {:.1} MB, {} -> {} fds over {:.0} min of one process ({} samples), {growth}",
+                    "{node}: {:.1} -> {:.1} MB (anonymous {:.1} -> {:.1}), {} -> {} fds over {:.0} min of one process ({} samples), {growth}",
                     mb(first.rss_kb),
                     mb(last.rss_kb),
+                    mb(first.anon_kb),
+                    mb(last.anon_kb),
                     first.fds,
                     last.fds,
                     last.at.saturating_sub(first.at).as_secs_f64() / 60.0,
@@ -144,6 +164,7 @@ mod tests {
         if cfg!(target_os = "linux") {
             let me = me.expect("our own /proc entry");
             assert!(me.rss_kb > 0 && me.fds > 0, "{me:?}");
+            assert!(me.anon_kb > 0 && me.anon_kb <= me.rss_kb, "{me:?}");
         }
     }
 
@@ -153,6 +174,7 @@ mod tests {
         let s = |min: u64, kb: u64| Sample {
             at: Duration::from_secs(min * 60),
             rss_kb: kb,
+            anon_kb: kb / 2,
             fds: 20,
         };
         h.series.insert(
@@ -163,11 +185,16 @@ mod tests {
         let report = h.report();
         assert_eq!(report.len(), 1);
         assert!(
-            report[0].starts_with("arm: 2.0 -> 3.0 MB, 20 -> 20 fds over 60 min"),
+            report[0]
+                .starts_with("arm: 2.0 -> 3.0 MB (anonymous 1.0 -> 1.5), 20 -> 20 fds over 60 min"),
             "{}",
             report[0]
         );
-        assert!(report[0].ends_with("+1.0 MB/h"), "{}", report[0]);
+        assert!(
+            report[0].ends_with("+1.0 MB/h (anonymous +0.5 MB/h)"),
+            "{}",
+            report[0]
+        );
         assert!(h.latest().contains("arm 1.0 MB 20 fds"), "{}", h.latest());
     }
 }
