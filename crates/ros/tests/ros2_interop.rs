@@ -389,6 +389,18 @@ fn an_rclpy_client_cancels_our_goal() {
 }
 
 #[test]
+fn our_goal_ends_in_its_status_though_no_client_asks_for_the_result() {
+    let Some(ros) = ros2() else { return };
+    let _one = one_at_a_time();
+    let d = domain(13);
+    let server = probe(d, "plan-server", &["steps:=4"]);
+    let out = ros.run(d, 40, &ros.python("plan_status.py"));
+    let (probe_out, probe_err) = server.finish();
+    let stdout = assert_ran(&out, "plan_status.py");
+    assert!(stdout.contains("status 4"), "{stdout}\n{probe_out}\n{probe_err}");
+}
+
+#[test]
 fn our_action_client_uses_an_rclpy_server() {
     let Some(ros) = ros2() else { return };
     let _one = one_at_a_time();

@@ -563,6 +563,28 @@ where
       GoalEndStatus::Canceled => GoalStatusEnum::Canceled,
     };
 
+    // PATCH(checkers_robot): the goal's end status is set and published now, as a ROS 2 action
+    // server does when the goal ends, not once its client asks for the result: a client that
+    // never asks (it died, or it only watches the status) left the goal "executing" for ever.
+    let ended = match self.goals.lock().unwrap().entry(handle.inner.goal_id) {
+      Entry::Vacant(_) => Err(GoalError::NoSuchGoal),
+      Entry::Occupied(o) => match o.get().status {
+        GoalStatusEnum::Accepted | GoalStatusEnum::Executing | GoalStatusEnum::Canceling => {
+          o.into_mut().status = result_status;
+          Ok(())
+        }
+        wrong_status => {
+          error!(
+            "Tried to finish goal {:?} but status was {:?}.",
+            handle.inner.goal_id, wrong_status
+          );
+          Err(GoalError::WrongGoalState)
+        }
+      },
+    };
+    ended?;
+    self.publish_statuses().await;
+
     // First, we must get a result request.
     // It may already have been read or not.
     // We will read these into a buffer, because there may be requests for
@@ -571,8 +593,7 @@ where
       .result_requests
       .lock()
       .unwrap()
-      .get(&handle.inner.goal_id)
-      .cloned();
+      .remove(&handle.inner.goal_id);
     // Binding `req_id_opt` above is used to drop the lock immediately.
     let req_id = match req_id_opt {
       Some(req_id) => req_id,
@@ -592,57 +613,19 @@ where
         }
       }
     };
-    let ret_value = match self.goals.lock().unwrap().entry(handle.inner.goal_id) {
-      Entry::Vacant(_) => Err(GoalError::NoSuchGoal),
-      Entry::Occupied(o) => {
-        match o.get() {
-          // Accepted, executing, or canceling goal can be canceled or aborted
-          // TODO: Accepted goal cannot succeed, it must be executing before
-          // success.
-          AsyncGoal {
-            status: GoalStatusEnum::Accepted,
-            ..
-          }
-          | AsyncGoal {
-            status: GoalStatusEnum::Executing,
-            ..
-          }
-          | AsyncGoal {
-            status: GoalStatusEnum::Canceling,
-            ..
-          } => {
-            o.into_mut().status = result_status;
-            self.actionserver.send_result(
-              req_id,
-              GetResultResponse {
-                status: result_status,
-                result,
-              },
-            )?;
-            debug!(
-              "Send result for goal_id={:?}  req_id={:?}",
-              handle.inner.goal_id, req_id
-            );
-            Ok(())
-          }
-          AsyncGoal {
-            status: wrong_status,
-            ..
-          } => {
-            error!(
-              "Tried to finish goal {:?} but status was {:?}.",
-              handle.inner.goal_id, wrong_status
-            );
-            Err(GoalError::WrongGoalState)
-          }
-        }
-      }
-    };
-    if ret_value.is_ok() {
-      self.publish_statuses().await;
-      self.mark_goal_finished(handle.goal_id());
-    }
-    ret_value
+    self.actionserver.send_result(
+      req_id,
+      GetResultResponse {
+        status: result_status,
+        result,
+      },
+    )?;
+    debug!(
+      "Send result for goal_id={:?}  req_id={:?}",
+      handle.inner.goal_id, req_id
+    );
+    self.mark_goal_finished(handle.goal_id());
+    Ok(())
   }
 
   /// Abort goal execution, because action server has determined it

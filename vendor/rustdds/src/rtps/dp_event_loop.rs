@@ -878,6 +878,13 @@ impl DPEventLoop {
       .borrow_mut()
       .remove(participant_guid_prefix);
 
+    // PATCH(checkers_robot): see DDSCache::forget_builtin_changes_of.
+    self
+      .dds_cache
+      .write()
+      .unwrap()
+      .forget_builtin_changes_of(participant_guid_prefix);
+
     #[cfg(feature = "security")]
     if let Some(security_plugins_handle) = &self.security_plugins_opt {
       security_plugins_handle

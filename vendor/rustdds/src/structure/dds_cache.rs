@@ -20,7 +20,7 @@ use crate::{
     CreateError, CreateResult,
   },
   rtps::constant::MAX_WITHHELD_BYTES_PER_TOPIC,
-  structure::{sequence_number::SequenceNumber, time::Timestamp},
+  structure::{guid::GuidPrefix, sequence_number::SequenceNumber, time::Timestamp},
   GUID,
 };
 use super::cache_change::CacheChange;
@@ -100,29 +100,35 @@ impl DDSCache {
   }
 
   pub fn garbage_collect(&mut self) {
-    let builtin_remove_before = Timestamp::now() - BUILTIN_TOPIC_KEEP;
+    let remove_before = Timestamp::now() - CACHE_KEEP;
+    for tc in self.topic_caches.values_mut() {
+      tc.lock().unwrap().remove_changes_before(remove_before);
+    }
+  }
+
+  // PATCH(checkers_robot): a lost participant's announcements leave the built-in topics' caches
+  // at once. Were they kept, the same samples sent again when it comes back (its writers'
+  // history, resent to our new proxies) would be dropped as duplicates, and the endpoints they
+  // announce would stay unknown once the attic has forgotten them (patch 26).
+  pub fn forget_builtin_changes_of(&mut self, prefix: GuidPrefix) {
     for tc in self.topic_caches.values_mut() {
       let mut tc = tc.lock().unwrap();
       if tc.topic_name.starts_with(BUILTIN_TOPIC_PREFIX) {
-        tc.remove_changes_before(builtin_remove_before);
-        continue;
-      }
-      if let Some((last_timestamp, _)) = tc.changes.iter().next_back() {
-        if *last_timestamp > tc.changes_reallocated_up_to {
-          tc.remove_changes_before(Timestamp::ZERO);
-        }
+        tc.forget_changes_of(prefix);
       }
     }
   }
 }
 
-// PATCH(checkers_robot): the built-in topics' samples (DCPSPublication, DCPSSubscription, ...)
-// are taken by Discovery as they arrive, and a built-in DataReader never joins late, so a copy
-// older than a minute is of no use; withheld samples (waiting for a repair) are kept as before.
-// Without this, the SEDP caches held every announcement up to their 4096-sample limit, those of
-// participants long gone included: some tens of kB for each node killed and respawned.
+// PATCH(checkers_robot): how long a topic's cache keeps a sample beyond its History depth. The
+// DataReaders take each sample from here as it arrives (Discovery takes the built-in topics'),
+// so a copy older than a minute is of no use; the newest `depth` samples stay for a DataReader
+// made later, and samples withheld for a repair are kept, as before. Without this, a cache held
+// its limit's worth whatever their age: the SEDP readers every announcement up to 4096, those of
+// participants long gone included (some tens of kB for each node killed and respawned), and a
+// user topic 64 samples (640 kB of /board/markers, filling over the first half hour).
+const CACHE_KEEP: crate::Duration = crate::Duration::from_secs(60);
 const BUILTIN_TOPIC_PREFIX: &str = "DCPS";
-const BUILTIN_TOPIC_KEEP: crate::Duration = crate::Duration::from_secs(60);
 
 #[derive(Debug)]
 pub(crate) struct TopicCache {
@@ -478,6 +484,20 @@ impl TopicCache {
       .unwrap_or(SequenceNumber::default())
     // Sequence numbering starts at default(), so anything before that is always
     // received reliably, since no such samples exist.
+  }
+
+  fn forget_changes_of(&mut self, prefix: GuidPrefix) {
+    let gone: Vec<Timestamp> = self
+      .changes
+      .iter()
+      .filter(|(_, cc)| cc.writer_guid.prefix == prefix)
+      .map(|(ts, _)| *ts)
+      .collect();
+    for ts in gone {
+      if let Some(cc) = self.changes.remove(&ts) {
+        self.remove_sn(&cc);
+      }
+    }
   }
 
   fn remove_sn(&mut self, cc: &CacheChange) {
