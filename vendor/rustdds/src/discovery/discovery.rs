@@ -1812,19 +1812,6 @@ impl Discovery {
 
   pub fn participant_cleanup(&self) {
     let removed = discovery_db_write(&self.discovery_db).participant_cleanup();
-    // PATCH(checkers_robot): under DDS Security a lost participant's endpoints are not kept in
-    // the attic. Restored from there at its return, they were announced to our endpoints
-    // before the participants had authenticated again, so their key exchange was tried too
-    // early and never again, and a planner found again after a cut link never answered. Sent
-    // again by its secure discovery writers after the new handshake, they go the way of a
-    // first discovery: access control, then key exchange.
-    #[cfg(feature = "security")]
-    if self.security_opt.is_some() {
-      let mut db = discovery_db_write(&self.discovery_db);
-      for (guid_prefix, _) in &removed {
-        db.forget_participant(*guid_prefix);
-      }
-    }
     for (guid_prefix, reason) in removed {
       debug!("participant cleanup - timeout for {guid_prefix:?}");
       self.send_discovery_notification(DiscoveryNotificationType::ParticipantLost { guid_prefix });
