@@ -397,7 +397,10 @@ fn our_goal_ends_in_its_status_though_no_client_asks_for_the_result() {
     let out = ros.run(d, 40, &ros.python("plan_status.py"));
     let (probe_out, probe_err) = server.finish();
     let stdout = assert_ran(&out, "plan_status.py");
-    assert!(stdout.contains("status 4"), "{stdout}\n{probe_out}\n{probe_err}");
+    assert!(
+        stdout.contains("status 4"),
+        "{stdout}\n{probe_out}\n{probe_err}"
+    );
 }
 
 #[test]
