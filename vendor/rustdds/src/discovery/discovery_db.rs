@@ -393,12 +393,14 @@ impl DiscoveryDB {
 
   // PATCH(checkers_robot): drops what is left of a participant that is gone: its endpoints in
   // the attic and its entries in the topic table (a topic only it had announced goes too).
-  pub(crate) fn forget_participant(&mut self, prefix: GuidPrefix) {
+  fn forget_participant(&mut self, prefix: GuidPrefix) {
     self.attic_since.remove(&prefix);
-    let mut gone = BTreeMap::new();
-    move_by_guid_prefix(prefix, &mut self.external_topic_readers_attic, &mut gone);
-    let mut gone = BTreeMap::new();
-    move_by_guid_prefix(prefix, &mut self.external_topic_writers_attic, &mut gone);
+    self
+      .external_topic_readers_attic
+      .retain(|guid, _| guid.prefix != prefix);
+    self
+      .external_topic_writers_attic
+      .retain(|guid, _| guid.prefix != prefix);
     self.topics.retain(|_, sources| {
       sources.retain(|guid, _| guid.prefix != prefix);
       !sources.is_empty()
