@@ -35,7 +35,7 @@ fn client_on(host: &Host, domain: u16, security: Option<SecurityEnv>) -> GraphCl
     let runtime = tokio::runtime::Handle::current();
     let host = host.clone();
     std::thread::spawn(move || {
-        host.enter();
+        host.enter().expect("joining the other computer's network");
         let _inside = runtime.enter();
         let name = "play";
         let args = RosArgs::parse([name, "--ros-args", "--enclave", "/checkers/play"])
@@ -82,7 +82,7 @@ async fn an_operator_and_a_viewer_on_another_computer() {
         return;
     }
     let _one = graph_support::serial().await;
-    let link = Link::new("o");
+    let link = Link::new("o").expect("two computers");
     let dir = tempfile::tempdir().expect("temp dir");
     // Below 231: Cyclone DDS takes no security document naming a higher domain.
     let domain = graph_support::sim::private_domain(200..231, 41);
@@ -197,7 +197,7 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
         return;
     }
     let _one = graph_support::serial().await;
-    let link = Link::new("p");
+    let link = Link::new("p").expect("two computers");
     let dir = tempfile::tempdir().expect("temp dir");
     let domain = graph_support::domain(43);
     let sim = launch_on(
@@ -269,9 +269,9 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     );
 
     // 30% of the packets lost each way: DDS's reliable delivery carries the game on.
-    link.lose(30);
+    link.lose(30).expect("the loss set");
     state = play_human(&g.client, state.clone(), state.ply + 4, tail).await;
-    link.heal();
+    link.heal().expect("the loss taken back");
     eprintln!(
         "over the lossy link: {:?} (away, timeouts)",
         planner_events(&mut events)
@@ -280,7 +280,7 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     // The link cut for 20 s from the human's move: the arbiter cannot reach the planner, says
     // so, waits for it, and plays its move once the link is back.
     state = go_on(&g, state).await;
-    link.set_up(false);
+    link.set_up(false).expect("the link cut");
     let restore = link.restore_after(Duration::from_secs(20));
     let ply = state.ply;
     let wait = (
@@ -290,7 +290,10 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     );
     let away = first_move_then(&g.client, &state, &mut events, wait, tail).await;
     assert!(away.text.contains("waiting up to 30 s"), "{}", away.text);
-    restore.join().expect("the link is restored");
+    restore
+        .join()
+        .expect("the restoring thread")
+        .expect("the link is restored");
     let moved = next_event(&mut events, START, |e| {
         e.kind == GameEvent::KIND_PLANNER_TIMEOUT || e.kind == GameEvent::KIND_ROBOT_MOVED
     })

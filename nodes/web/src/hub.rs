@@ -14,7 +14,7 @@ use crate::arm_view::ArmView;
 
 /// How often at most the page is sent the arm's pose (the arm publishes at 50 Hz).
 const ARM_PERIOD: Duration = Duration::from_millis(100);
-/// The events kept of one game; a game has a few hundred.
+/// The events (and evaluations) kept of one game; a game has a few hundred.
 const MAX_GAME_EVENTS: usize = 4_000;
 /// How far a slow session may fall behind before it loses the oldest updates.
 const BACKLOG: usize = 1_024;
@@ -29,17 +29,56 @@ pub enum Update {
     Arm(Arc<serde_json::Value>),
 }
 
+/// A sample of the game so far, kept as its CDR alone: a page opening mid-game is rare, and its
+/// JSON, a tree of small allocations several times the size of the CDR, was most of what the
+/// window held in a long game (docs/soak.md, "What grew, found and mended").
+#[derive(Debug)]
+struct Kept {
+    topic: &'static graph_client::tap::Topic,
+    stamp_ns: u64,
+    cdr: Arc<[u8]>,
+}
+
+impl Kept {
+    fn of(s: &Sample) -> Kept {
+        Kept {
+            topic: s.topic,
+            stamp_ns: s.stamp_ns,
+            cdr: s.cdr.clone(),
+        }
+    }
+
+    /// The sample again; it decoded once, so it decodes again.
+    fn sample(&self) -> Option<Sample> {
+        let json = self.topic.decode(&self.cdr).ok()?;
+        Some(Sample {
+            topic: self.topic,
+            stamp_ns: self.stamp_ns,
+            cdr: self.cdr.clone(),
+            json: Arc::new(json),
+        })
+    }
+}
+
 #[derive(Debug, Default)]
 struct Known {
     latest: BTreeMap<&'static str, Sample>,
     /// Each node's latest `/diagnostics`, by the name of its first status.
     diagnostics: BTreeMap<String, Sample>,
-    events: Vec<Sample>,
-    evaluations: Vec<Sample>,
+    events: Vec<Kept>,
+    evaluations: Vec<Kept>,
     game_id: Option<u64>,
     joints: BTreeMap<String, f64>,
     arm: Option<Arc<serde_json::Value>>,
     arm_sent: Option<Instant>,
+}
+
+/// Keeps one more sample of the game, the oldest given up past [`MAX_GAME_EVENTS`].
+fn keep(kept: &mut Vec<Kept>, sample: &Sample) {
+    if kept.len() >= MAX_GAME_EVENTS {
+        kept.remove(0);
+    }
+    kept.push(Kept::of(sample));
 }
 
 /// Shared by the tap (or a replay) and every session.
@@ -80,12 +119,9 @@ impl Hub {
                         k.events.clear();
                         k.evaluations.clear();
                     }
-                    if k.events.len() >= MAX_GAME_EVENTS {
-                        k.events.remove(0);
-                    }
-                    k.events.push(sample.clone());
+                    keep(&mut k.events, &sample);
                 }
-                "/planner/evaluation" => k.evaluations.push(sample.clone()),
+                "/planner/evaluation" => keep(&mut k.evaluations, &sample),
                 "/diagnostics" => {
                     let name = json["status"][0]["name"].as_str().unwrap_or("").to_string();
                     k.diagnostics.insert(name, sample.clone());
@@ -153,8 +189,8 @@ impl Hub {
         let k = self.known();
         let mut out: Vec<Update> = k.latest.values().cloned().map(Update::Sample).collect();
         out.extend(k.diagnostics.values().cloned().map(Update::Sample));
-        out.extend(k.events.iter().cloned().map(Update::Sample));
-        out.extend(k.evaluations.iter().cloned().map(Update::Sample));
+        let game = k.events.iter().chain(&k.evaluations);
+        out.extend(game.filter_map(Kept::sample).map(Update::Sample));
         out.extend(k.arm.clone().map(Update::Arm));
         out
     }

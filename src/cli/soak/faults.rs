@@ -1,5 +1,6 @@
 //! What goes wrong in a soak, drawn at random: a fault of the sim's (docs/sim.md, "Faults") in
-//! force for one robot turn, or a node of the robot killed with SIGKILL at a random moment of it.
+//! force for one robot turn, or a node of the robot killed with SIGKILL at a random moment of it;
+//! with the planner on a computer of its own, the link to it lossy or cut.
 
 use sim::rng::Rng;
 
@@ -70,6 +71,36 @@ pub fn draw(rng: &mut Rng, fault_rate: f64, kill_rate: f64, within: std::time::D
     Turn { fault, kill }
 }
 
+/// What the link to the planner's computer suffers in one robot turn (`--planner-apart`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NetFault {
+    /// 30% of the packets lost each way, until the human's next turn.
+    Loss,
+    /// The link cut for 20 s.
+    Cut,
+}
+
+impl NetFault {
+    pub fn name(self) -> &'static str {
+        match self {
+            NetFault::Loss => "link_loss",
+            NetFault::Cut => "link_cut",
+        }
+    }
+}
+
+/// Draws a turn's trouble on the link: one with chance `rate`, a loss or a cut alike. Drawn
+/// after [`draw`], and only with the planner apart, so a soak without it replays its seed.
+pub fn draw_net(rng: &mut Rng, rate: f64) -> Option<NetFault> {
+    rng.chance(rate).then(|| {
+        if rng.chance(0.5) {
+            NetFault::Loss
+        } else {
+            NetFault::Cut
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +141,18 @@ mod tests {
             assert!(turns.iter().any(|t| t.kill.is_some_and(|(n, _)| n == node)));
         }
         assert_eq!(draw(&mut rng, 0.0, 0.0, within), Turn::default());
+    }
+
+    #[test]
+    fn link_troubles_are_losses_and_cuts_alike_at_their_rate() {
+        let mut rng = Rng::new(11);
+        let drawn: Vec<_> = (0..2000).filter_map(|_| draw_net(&mut rng, 0.2)).collect();
+        let cuts = drawn.iter().filter(|f| **f == NetFault::Cut).count();
+        assert!((320..480).contains(&drawn.len()), "{}", drawn.len());
+        assert!(
+            (drawn.len() / 3..drawn.len() * 2 / 3).contains(&cuts),
+            "{cuts}"
+        );
+        assert_eq!(draw_net(&mut rng, 0.0), None);
     }
 }

@@ -4,8 +4,10 @@
 //! presses confirm again when a press was lost, resolves an ambiguous move. Checked: every game
 //! ends, every archived PDN replays to the game's end, the games differ for either colour, and
 //! each node's memory and open files (`health`) after every game; ERROR lines of the launch
-//! are counted. docs/soak.md has a long run's figures.
+//! are counted. With `--planner-apart` the planner thinks on a second computer over a link that
+//! drops (`apart`). docs/soak.md has the long runs' figures.
 
+mod apart;
 mod faults;
 mod health;
 
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use checkers_msgs::convert::position_from_msg;
-use checkers_msgs::msg::GameState;
+use checkers_msgs::msg::{GameEvent, GameState};
 use checkers_msgs::srv::{HumanMove_Request, NewGame_Request};
 use indicatif::{ProgressBar, ProgressStyle};
 use nix::sys::signal::{kill, Signal};
@@ -25,11 +27,12 @@ use sim::rng::Rng;
 
 use super::best::resolve_spec;
 use super::watch::{human_move_text, line};
+use apart::Apart;
 use checkers_robot::graph::client::{describe_state, GraphClient};
 use checkers_robot::graph::sim::{
     archived_games, latest_pids, private_domain, SimGraph, SimOptions,
 };
-use faults::{Fault, Turn};
+use faults::{Fault, NetFault, Turn};
 use health::Health;
 
 #[derive(Debug, clap::Args)]
@@ -62,6 +65,14 @@ pub struct Args {
     /// Chance, per robot turn, that a node of the robot is killed (SIGKILL) in it.
     #[arg(long, default_value_t = 0.03)]
     kill_rate: f64,
+    /// The planner on a second computer (a network namespace of its own, joined to the robot's
+    /// by a veth pair; root only), the link to it lossy or cut in some of the robot's turns.
+    #[arg(long)]
+    planner_apart: bool,
+    /// With `--planner-apart`: chance, per robot turn, that the link loses 30% of its packets
+    /// (until the human's next turn) or is cut for 20 s, either alike.
+    #[arg(long, default_value_t = 0.1)]
+    net_fault_rate: f64,
     /// Seed of the faults and kills drawn (0: a random one).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -84,6 +95,10 @@ struct Tally {
     faults: BTreeMap<&'static str, u32>,
     /// Kills that landed (one drawn while the node was still down from the last is moot).
     kills: std::sync::Arc<std::sync::Mutex<BTreeMap<&'static str, u32>>>,
+    /// The arbiter said the planner did not answer and waited for it (`KIND_PLANNER_AWAY`).
+    planner_away: u32,
+    /// The arbiter played without the planner (`KIND_PLANNER_TIMEOUT`).
+    planner_timeouts: u32,
     put_right: u32,
     confirmed_again: u32,
     resolved: u32,
@@ -101,6 +116,7 @@ pub fn run(args: &Args) -> anyhow::Result<ExitCode> {
     for (name, rate) in [
         ("--fault-rate", args.fault_rate),
         ("--kill-rate", args.kill_rate),
+        ("--net-fault-rate", args.net_fault_rate),
     ] {
         if !(0.0..=1.0).contains(&rate) {
             return Err(super::bad_input(format!("{name} must be within 0..1")));
@@ -118,12 +134,20 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
     let run_dir = std::env::temp_dir().join(format!("checkers_soak_{}", std::process::id()));
     std::fs::create_dir_all(&run_dir).with_context(|| format!("creating {}", run_dir.display()))?;
     let log = run_dir.join("launch.log");
+    let exe = std::env::current_exe().context("finding this executable")?;
+    let share = checkers_robot::launch::find_share(
+        &std::env::current_dir().context("reading the working directory")?,
+    );
+    let domain = private_domain(150..170, 0);
+    // Made before the launch and so dropped after it: the namespaces outlive the nodes in them.
+    let mut apart = match args.planner_apart {
+        true => Some(Apart::start(&exe, &share, &args.level, domain, &run_dir)?),
+        false => None,
+    };
     let options = SimOptions {
-        exe: std::env::current_exe().context("finding this executable")?,
-        share: checkers_robot::launch::find_share(
-            &std::env::current_dir().context("reading the working directory")?,
-        ),
-        domain: private_domain(150..170, 0),
+        exe,
+        share,
+        domain,
         level: args.level.clone(),
         time_scale: args.time_scale,
         run_dir: run_dir.clone(),
@@ -131,16 +155,33 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         keystore: None,
         firmware: "native".to_string(),
         web_port: 0,
-        args: Vec::new(),
-        netns: None,
+        args: match apart {
+            Some(_) => vec!["planner:=false".to_string()],
+            None => Vec::new(),
+        },
+        netns: apart.as_ref().map(|a| a.link.a.ns.clone()),
     };
     let mut graph = SimGraph::launch(&options)?;
-    let client = GraphClient::connect(options.domain)?;
+    let client = match &apart {
+        Some(a) => a.client(domain)?,
+        None => GraphClient::connect(domain)?,
+    };
+    let logs: Vec<PathBuf> = std::iter::once(log.clone())
+        .chain(apart.as_ref().map(|a| a.log.clone()))
+        .collect();
     client
         .wait_ready(Duration::from_secs(120))
         .await
         .with_context(|| format!("the robot did not start (launch log: {})", log.display()))?;
     println!("soak: launch log {}", log.display());
+    if let Some(a) = &apart {
+        println!(
+            "soak: the planner on a second computer ({} -> {}), its log {}",
+            a.link.a.addr,
+            a.link.b.addr,
+            a.log.display()
+        );
+    }
     let started = Instant::now();
     let mut tally = Tally::default();
     let mut health = Health::default();
@@ -149,7 +190,9 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         args,
         spec,
         client: &client,
-        log: &log,
+        events: client.events(),
+        logs: &logs,
+        apart: apart.as_mut(),
         rng: &mut rng,
         tally: &mut tally,
     };
@@ -171,7 +214,7 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
                 break;
             }
         }
-        health.sample(&read_log(&log), started.elapsed());
+        health.sample(&read_logs(&logs), started.elapsed());
         line(&bar, format!("health: {}", health.latest()));
         if args.duration.is_some_and(|d| started.elapsed() >= d) {
             line(
@@ -185,9 +228,10 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         }
     }
     bar.finish_and_clear();
-    report(&tally, &health, &read_log(&log), started.elapsed());
+    report(&tally, &health, &read_logs(&logs), started.elapsed());
     client.close().await;
     graph.stop();
+    drop(apart);
     match failed {
         Some(why) => {
             println!("soak FAILED: {why} (launch log: {})", log.display());
@@ -197,15 +241,21 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
     }
 }
 
-fn read_log(log: &Path) -> String {
-    std::fs::read_to_string(log).unwrap_or_default()
+/// The launch's log, and the apart planner's after it.
+fn read_logs(logs: &[PathBuf]) -> String {
+    logs.iter()
+        .map(|l| std::fs::read_to_string(l).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 struct Soak<'a> {
     args: &'a Args,
     spec: &'a search::PlannerSpec,
     client: &'a GraphClient,
-    log: &'a Path,
+    events: tokio::sync::broadcast::Receiver<GameEvent>,
+    logs: &'a [PathBuf],
+    apart: Option<&'a mut Apart>,
     rng: &'a mut Rng,
     tally: &'a mut Tally,
 }
@@ -235,6 +285,7 @@ impl Soak<'_> {
         let openings = search::built_in_openings();
         let mut moved_at: Option<u32> = None;
         let mut in_force: Option<Fault> = None;
+        let mut lossy = false;
         let mut put_right = 0;
         let mut last_move = String::new();
         let mut unchanged = Duration::ZERO;
@@ -246,6 +297,7 @@ impl Soak<'_> {
                     if let Some(f) = in_force.take() {
                         client.set_fault(f.clear, STALL).await?;
                     }
+                    self.heal(&mut lossy)?;
                     client
                         .human_move("", HumanMove_Request::ERROR_NO_MOVE, true)
                         .await?;
@@ -255,6 +307,7 @@ impl Soak<'_> {
                     if let Some(f) = in_force.take() {
                         client.set_fault(f.clear, STALL).await?;
                     }
+                    self.heal(&mut lossy)?;
                     if state.ply >= self.args.max_plies {
                         client.resign(state.position.side_to_move).await?;
                     } else {
@@ -274,6 +327,8 @@ impl Soak<'_> {
                             self.args.kill_rate,
                             KILL_WITHIN,
                         );
+                        // Before the confirm, so that the robot's whole turn meets it.
+                        lossy = self.trouble_link()?;
                         client
                             .human_move(&last_move, HumanMove_Request::ERROR_NONE, true)
                             .await?;
@@ -303,6 +358,7 @@ impl Soak<'_> {
                 }
                 _ => {}
             }
+            self.count_planner_events();
             let seen = state.clone();
             match client
                 .wait_state(STALL, |s| {
@@ -325,6 +381,8 @@ impl Soak<'_> {
         if let Some(f) = in_force.take() {
             client.set_fault(f.clear, STALL).await?;
         }
+        self.heal(&mut lossy)?;
+        self.count_planner_events();
         let moves = self.replayed(n, state_dir, &state).await?;
         self.tally
             .games
@@ -351,6 +409,59 @@ impl Soak<'_> {
         Ok(Some(f))
     }
 
+    /// With the planner apart, draws the link's trouble for the robot's turn and sets it: a
+    /// loss (true: to be healed at the human's next turn) or a cut, which mends itself. None
+    /// while the last cut is still on.
+    fn trouble_link(&mut self) -> anyhow::Result<bool> {
+        let Some(apart) = self.apart.as_deref_mut() else {
+            return Ok(false);
+        };
+        if apart.cut_pending()? {
+            return Ok(false);
+        }
+        let Some(f) = faults::draw_net(self.rng, self.args.net_fault_rate) else {
+            return Ok(false);
+        };
+        *self.tally.faults.entry(f.name()).or_default() += 1;
+        match f {
+            NetFault::Loss => {
+                apart
+                    .link
+                    .lose(apart::LOSS_PERCENT)
+                    .context("making the link lossy")?;
+                Ok(true)
+            }
+            NetFault::Cut => {
+                apart.cut()?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Ends the link's loss, if one is on.
+    fn heal(&mut self, lossy: &mut bool) -> anyhow::Result<()> {
+        if let (true, Some(apart)) = (*lossy, self.apart.as_deref()) {
+            apart.link.heal().context("ending the link's loss")?;
+        }
+        *lossy = false;
+        Ok(())
+    }
+
+    /// Counts what the arbiter said of an absent planner since the last look.
+    fn count_planner_events(&mut self) {
+        use tokio::sync::broadcast::error::TryRecvError;
+        loop {
+            match self.events.try_recv() {
+                Ok(e) if e.kind == GameEvent::KIND_PLANNER_AWAY => self.tally.planner_away += 1,
+                Ok(e) if e.kind == GameEvent::KIND_PLANNER_TIMEOUT => {
+                    self.tally.planner_timeouts += 1
+                }
+                Ok(_) | Err(TryRecvError::Lagged(_)) => {}
+                Err(TryRecvError::Empty | TryRecvError::Closed) => break,
+            }
+        }
+    }
+
     /// Kills the turn's node at its moment after the human's confirm (in the background: the
     /// soak goes on watching the game).
     fn kill_later(&mut self, turn: &Turn) {
@@ -358,10 +469,10 @@ impl Soak<'_> {
             return;
         };
         let kills = std::sync::Arc::clone(&self.tally.kills);
-        let log = self.log.to_path_buf();
+        let logs = self.logs.to_vec();
         tokio::spawn(async move {
             tokio::time::sleep(after).await;
-            let pid = latest_pids(&read_log(&log)).get(node).copied();
+            let pid = latest_pids(&read_logs(&logs)).get(node).copied();
             match pid.and_then(|p| i32::try_from(p).ok()) {
                 Some(pid) => match kill(Pid::from_raw(pid), Signal::SIGKILL) {
                     Ok(()) => {
@@ -456,6 +567,10 @@ fn report(t: &Tally, health: &Health, log: &str, took: Duration) {
     println!(
         "soak: kills {}",
         list(&t.kills.lock().unwrap_or_else(|p| p.into_inner()))
+    );
+    println!(
+        "soak: the planner did not answer {} times (the arbiter waited), the robot played without it {} times",
+        t.planner_away, t.planner_timeouts
     );
     println!(
         "soak: the human put the board right {} times, pressed confirm again {} times, resolved {} ambiguities",
