@@ -11,7 +11,7 @@
 //!   `/game/new`, a participant without credentials reads nothing and finds no `/game/new`,
 //!   the viewer reads `/joint_states` and its `/arm/execute` goal is refused;
 //! - with rviz2 installed too, on the default backend: the stock `ros2` tools in the operator's
-//!   enclave over both RMWs, and the viewer's launch (robot_state_publisher, rviz2, on Cyclone
+//!   enclave over both RMWs, and the viewer's launch (robot_state_publisher, rviz2, on Fast
 //!   DDS), with the commands docs/security.md gives (`stock_tools`).
 //!
 //! CI runs it twice: on the default backend, and with every node and the test's client on r2r
@@ -134,16 +134,17 @@ async fn secured_graph(salt: u16) {
         // rcl's own, which the stock tools meet in every ROS 2 install.
         if ros::BACKEND != "r2r" && ros2_support::has_viz(&ros) {
             let msgs = ros2_support::checkers_msgs(&ros);
-            // Fast DDS's tools first, then the viewer and Cyclone DDS's tools: never the two
-            // vendors' secured participants at once, whose handshakes with each other fail
-            // (../shared/ros2's README). Side by side, a Cyclone tool once found no /game/new
-            // in three tries of 30 s.
+            // The viewer (on Fast DDS) with Fast DDS's tools, then Cyclone DDS's tools alone:
+            // never the two vendors' secured participants at once, whose handshakes with each
+            // other fail (../shared/ros2's README). Side by side, a Cyclone tool once found no
+            // /game/new in three tries of 30 s.
             let operator =
                 |rmw| stock_tools::operator_commands(&ros, &msgs, dir.path(), &ks, domain, rmw);
-            operator("rmw_fastrtps_cpp");
             let mut viewer = stock_tools::Viewer::start(&ros, dir.path(), &ks, domain);
-            operator("rmw_cyclonedds_cpp");
+            operator("rmw_fastrtps_cpp");
             viewer.check(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("rviz-viewer.png"));
+            drop(viewer);
+            operator("rmw_cyclonedds_cpp");
         }
     }
     drop(client);
@@ -230,7 +231,14 @@ fn rclpy_checks(ros: &Path, dir: &Path, ks: &Path, domain: u16, rmw: &str) {
         );
         text
     };
-    let operator = run(Some("/checkers/operator"), "operator");
+    // The operator once more when it found nothing at all: a new participant that does not
+    // match the graph in time is the secured-discovery gap of docs/security.md, and one more
+    // try costs 20 s where a new launch costs minutes. Printed either way.
+    let mut operator = run(Some("/checkers/operator"), "operator");
+    if operator.contains("state none") && operator.contains("new_game unreachable") {
+        eprintln!("security: rclpy's operator ({rmw}) found nothing; once more");
+        operator = run(Some("/checkers/operator"), "operator");
+    }
     assert!(operator.contains("state ply="), "{operator}");
     assert!(operator.contains("new_game success=True"), "{operator}");
     let intruder = run(None, "intruder");
