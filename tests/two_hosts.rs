@@ -5,8 +5,8 @@
 //!   the other our client plays a move in the play enclave, rclpy (Cyclone DDS) in the
 //!   operator's enclave reads the game and starts a new one, and rclpy in the viewer's reads
 //!   the arm and is refused a goal to it.
-//! - The planner alone on the second computer (the robot thinking on a faster machine): the
-//!   game is played over the link, then over the link losing 30% of its packets each way, then
+//! - The planner alone on the second computer (the robot thinking on a faster machine), secured
+//!   as well, in its enclave: the game is played over the link, then over the link losing 30% of its packets each way, then
 //!   with the link cut for 20 s during the robot's turn (the arbiter waits for the planner,
 //!   says so, and plays its move once the link is back), then with the planner's computer gone
 //!   for good (after the wait the robot plays at the game's level on its own computer). The
@@ -155,7 +155,13 @@ async fn an_operator_and_a_viewer_on_another_computer() {
         eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
         text
     };
-    let operator = rclpy_on_b("/checkers/operator", "operator");
+    // Once more when it found nothing at all, as in tests/security.rs: a new participant that
+    // does not match the graph in time is the secured-discovery gap of docs/security.md.
+    let mut operator = rclpy_on_b("/checkers/operator", "operator");
+    if operator.contains("state none") && operator.contains("new_game unreachable") {
+        eprintln!("two_hosts: rclpy's operator found nothing; once more");
+        operator = rclpy_on_b("/checkers/operator", "operator");
+    }
     assert!(operator.contains("state ply="), "{operator}\n{}", g.tail());
     assert!(operator.contains("new_game success=True"), "{operator}");
     let viewer = rclpy_on_b("/checkers/viewer", "viewer");
@@ -199,12 +205,13 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
     let _one = graph_support::serial().await;
     let link = Link::new("p").expect("two computers");
     let dir = tempfile::tempdir().expect("temp dir");
-    let domain = graph_support::domain(43);
+    let domain = graph_support::sim::private_domain(200..231, 43);
+    let ks = graph_support::keystore(dir.path());
     let sim = launch_on(
         &link.a,
         dir.path(),
         domain,
-        None,
+        Some(ks.clone()),
         &["planner:=false", "web:=false", "record:=false"],
     );
     let planner_log = std::fs::File::create(dir.path().join("planner.log")).expect("log file");
@@ -217,11 +224,16 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
             "--ros-args",
             "-r",
             "__node:=planner",
+            "--enclave",
+            "/checkers/planner",
         ])
         .arg("--params-file")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/difficulty/novice.yaml"))
         .env("ROS_DOMAIN_ID", domain.to_string())
         .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "SUBNET")
+        .env("ROS_SECURITY_ENABLE", "true")
+        .env("ROS_SECURITY_STRATEGY", "Enforce")
+        .env("ROS_SECURITY_KEYSTORE", &ks)
         .stdin(Stdio::null())
         .stdout(planner_log.try_clone().expect("log file"))
         .stderr(planner_log)
@@ -229,7 +241,12 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
         .expect("the planner starts on the other computer");
     let planner = Process(planner);
     // The person is at the robot: the client is on the robot's computer.
-    let client = client_on(&link.a, domain, None);
+    let enforce = SecurityEnv {
+        strategy: Strategy::Enforce,
+        keystore: Some(ks.clone()),
+        enclave_override: None,
+    };
+    let client = client_on(&link.a, domain, Some(enforce));
     let g = Graph {
         client,
         sim,

@@ -2083,6 +2083,11 @@ impl SecureDiscovery {
     discovery_updated_sender: &WakeSender<DiscoveryNotificationType>,
   ) {
     security_info!("Authenticated successfully Participant {remote_guid_prefix:?}");
+    // PATCH(checkers_robot): a participant authenticated again (it returned after an outage)
+    // lost the keys we sent its endpoints with the session they were sent in: send them again.
+    self
+      .user_data_endpoints_with_keys_already_sent_to
+      .retain(|guid| guid.prefix != remote_guid_prefix);
 
     // Call the required access control methods
     // (see Security spec. section "8.8.6 AccessControl behavior with remote

@@ -1206,6 +1206,29 @@ impl DPEventLoop {
              Remote: {remote_guidp:?}"
           );
         }
+        // PATCH(checkers_robot): a participant found again after an outage had its endpoints
+        // restored from the attic and matched before this new handshake, when their key
+        // exchange could not yet be done (no shared secret). Match them again now: each asks
+        // discovery for its key exchange, after the participant's above.
+        let (readers, writers): (Vec<_>, Vec<_>) = {
+          let db = discovery_db_read(&self.discovery_db);
+          (
+            db.get_all_external_topic_readers()
+              .filter(|d| d.reader_proxy.remote_reader_guid.prefix == remote_guidp)
+              .cloned()
+              .collect(),
+            db.get_all_external_topic_writers()
+              .filter(|d| d.writer_proxy.remote_writer_guid.prefix == remote_guidp)
+              .cloned()
+              .collect(),
+          )
+        };
+        for reader in &readers {
+          self.remote_reader_discovered(reader);
+        }
+        for writer in &writers {
+          self.remote_writer_discovered(writer);
+        }
       }
       Some(AuthenticationStatus::Authenticating) => {
         // The following call should connect the endpoints used for authentication

@@ -930,6 +930,13 @@ impl SecurityPlugins {
     self
       .handshake_handle_cache
       .remove(remote_participant_guid_prefix);
+    // PATCH(checkers_robot): the crypto plugin forgets the participant's endpoints with it
+    // (unregister_participant). Forget their handles here too: kept, they made the endpoints
+    // of a participant that returns after an outage look registered already, so they were
+    // never registered again under its new shared secret, and their data was not decoded.
+    self
+      .remote_endpoint_crypto_handle_cache
+      .retain(|(_local, remote), _| remote.prefix != *remote_participant_guid_prefix);
     self
       .remove_remote_participant_crypto_handle(remote_participant_guid_prefix)
       .map_or(Ok(()), |handle| self.crypto.unregister_participant(handle))
