@@ -1691,6 +1691,11 @@ impl Writer {
       let acked_by_all_readers = self
         .readers
         .values()
+        // PATCH(checkers_robot): only a reliable reader acknowledges. A best-effort one (every
+        // reader of a best-effort writer: the SPDP announcements, /joint_states) never does,
+        // and its zero kept every sample until the 8192-sample backstop: each node's own SPDP
+        // announcement every two seconds for hours, /joint_states' last 8192 samples.
+        .filter(|proxy| proxy.qos().is_reliable())
         .map(RtpsReaderProxy::acked_up_to_before)
         .min()
         // PATCH(checkers_robot): with no reader matched, no sample waits for a repair, and only
