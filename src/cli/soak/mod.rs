@@ -140,9 +140,10 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
     );
     let domain = private_domain(150..170, 0);
     // Made before the launch and so dropped after it: the namespaces outlive the nodes in them.
-    let mut apart = match args.planner_apart {
-        true => Some(Apart::start(&exe, &share, &args.level, domain, &run_dir)?),
-        false => None,
+    let mut apart = if args.planner_apart {
+        Some(Apart::start(&exe, &share, &args.level, domain, &run_dir)?)
+    } else {
+        None
     };
     let options = SimOptions {
         exe,
@@ -410,8 +411,8 @@ impl Soak<'_> {
     }
 
     /// With the planner apart, draws the link's trouble for the robot's turn and sets it: a
-    /// loss (true: to be healed at the human's next turn) or a cut, which mends itself. None
-    /// while the last cut is still on.
+    /// loss (true: to be healed at the human's next turn) or a cut, which mends itself. Nothing
+    /// is drawn while the last cut is still on.
     fn trouble_link(&mut self) -> anyhow::Result<bool> {
         let Some(apart) = self.apart.as_deref_mut() else {
             return Ok(false);
