@@ -234,6 +234,7 @@ pub async fn run(mut node: Node) -> Result<(), SimError> {
             // `ERROR_SET_UP`) comes right after the state it is for, and must find it applied.
             biased;
             Some(state) = game_states.next() => {
+                let state = crate::setup::newest(state, &mut game_states);
                 let robot = if state.robot_color == GameState::SIDE_WHITE {
                     Color::White
                 } else {

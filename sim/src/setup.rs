@@ -3,10 +3,12 @@
 //! the board then would take those moves back.
 
 use draughts::Position;
+use futures::{FutureExt, Stream, StreamExt};
 
-/// How many plies the board may be ahead of a state the sim receives late: the human's reply
-/// and the robot's answer to it.
-pub const LATE_PLIES: usize = 2;
+/// How many plies the board may be ahead of a state the sim receives late: two moves of each
+/// side. A larger margin costs nothing: no board reached by play is mistaken for another game's,
+/// since men never move back (the start position follows no move).
+pub const LATE_PLIES: usize = 4;
 
 /// What the sim does on the first state of a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +27,19 @@ pub fn set_up_for(position: &Position, shown: u32) -> SetUp {
     } else {
         SetUp::Reset
     }
+}
+
+/// The newest of `first` and whatever `stream` already holds after it, without waiting.
+///
+/// A reliable writer keeps the samples a matched reader has not acknowledged. A reader whose
+/// keys came late (DDS Security on a slow start) gets them all at once, the oldest first; the
+/// game is the newest, and setting up the board for an older one would take moves back.
+pub fn newest<S: Stream + Unpin>(first: S::Item, stream: &mut S) -> S::Item {
+    let mut newest = first;
+    while let Some(Some(next)) = stream.next().now_or_never() {
+        newest = next;
+    }
+    newest
 }
 
 /// Whether `shown` is the occupancy of `position` or of a position at most `plies` legal moves
@@ -50,25 +65,43 @@ mod tests {
     }
 
     #[test]
+    fn a_burst_of_states_is_read_to_its_newest() {
+        let mut queued = futures::stream::iter([2, 3, 4]);
+        assert_eq!(newest(1, &mut queued), 4);
+        let mut empty = futures::stream::iter(Vec::<i32>::new());
+        assert_eq!(newest(1, &mut empty), 1);
+    }
+
+    #[test]
+    fn a_pending_stream_is_not_waited_for() {
+        let mut pending = futures::stream::pending::<i32>();
+        assert_eq!(newest(1, &mut pending), 1);
+    }
+
+    #[test]
     fn the_board_of_the_state_is_kept() {
         let start = Position::start();
         assert_eq!(set_up_for(&start, start.occupancy_mask()), SetUp::Keep);
     }
 
     #[test]
-    fn a_board_a_move_or_two_ahead_of_a_late_state_is_kept() {
+    fn a_board_up_to_two_moves_each_ahead_of_a_late_state_is_kept() {
         let start = Position::start();
-        let one = after(&start, "a3-b4");
-        let two = after(&one, "f6-e5");
-        assert_eq!(set_up_for(&start, one.occupancy_mask()), SetUp::Keep);
-        assert_eq!(set_up_for(&start, two.occupancy_mask()), SetUp::Keep);
+        let mut board = start.clone();
+        for mv in ["a3-b4", "f6-e5", "e3-f4", "b6-a5"] {
+            board = after(&board, mv);
+            assert_eq!(set_up_for(&start, board.occupancy_mask()), SetUp::Keep);
+        }
     }
 
     #[test]
     fn a_board_of_another_game_is_set_up() {
         let start = Position::start();
-        let three = after(&after(&after(&start, "a3-b4"), "f6-e5"), "b4-a5");
-        assert_eq!(set_up_for(&start, three.occupancy_mask()), SetUp::Reset);
+        let mut five = start.clone();
+        for mv in ["a3-b4", "f6-e5", "e3-f4", "b6-a5", "g3-h4"] {
+            five = after(&five, mv);
+        }
+        assert_eq!(set_up_for(&start, five.occupancy_mask()), SetUp::Reset);
         assert_eq!(set_up_for(&start, 0), SetUp::Reset);
     }
 }
