@@ -215,30 +215,18 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
         &["planner:=false", "web:=false", "record:=false"],
     );
     let planner_log = std::fs::File::create(dir.path().join("planner.log")).expect("log file");
-    let planner = link
-        .b
-        .command(env!("CARGO_BIN_EXE_checkers-robot"))
-        .args([
-            "node",
-            "planner_node",
-            "--ros-args",
-            "-r",
-            "__node:=planner",
-            "--enclave",
-            "/checkers/planner",
-        ])
-        .arg("--params-file")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("config/difficulty/novice.yaml"))
-        .env("ROS_DOMAIN_ID", domain.to_string())
-        .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "SUBNET")
-        .env("ROS_SECURITY_ENABLE", "true")
-        .env("ROS_SECURITY_STRATEGY", "Enforce")
-        .env("ROS_SECURITY_KEYSTORE", &ks)
-        .stdin(Stdio::null())
-        .stdout(planner_log.try_clone().expect("log file"))
-        .stderr(planner_log)
-        .spawn()
-        .expect("the planner starts on the other computer");
+    let planner = graph_support::sim::planner_command(
+        Path::new(env!("CARGO_BIN_EXE_checkers-robot")),
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("config/difficulty/novice.yaml"),
+        domain,
+        &link.b.ns,
+        Some(&ks),
+    )
+    .stdin(Stdio::null())
+    .stdout(planner_log.try_clone().expect("log file"))
+    .stderr(planner_log)
+    .spawn()
+    .expect("the planner starts on the other computer");
     let planner = Process(planner);
     // The person is at the robot: the client is on the robot's computer.
     let enforce = SecurityEnv {

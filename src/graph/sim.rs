@@ -162,6 +162,39 @@ fn launch_command(o: &SimOptions, state_dir: &Path) -> Command {
     cmd
 }
 
+/// The planner alone, as the launch starts it (`node planner_node` as `/planner`, its level's
+/// settings), on a computer of its own (`netns`): the robot thinking on a second computer.
+/// Discovery reaches the subnet; with a `keystore`, secured in the planner's enclave.
+pub fn planner_command(
+    exe: &Path,
+    params: &Path,
+    domain: u16,
+    netns: &str,
+    keystore: Option<&Path>,
+) -> Command {
+    let mut cmd = Command::new("ip");
+    cmd.args(["netns", "exec", netns])
+        .arg(exe)
+        .args([
+            "node",
+            "planner_node",
+            "--ros-args",
+            "-r",
+            "__node:=planner",
+        ])
+        .arg("--params-file")
+        .arg(params)
+        .env("ROS_DOMAIN_ID", domain.to_string())
+        .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "SUBNET");
+    if let Some(keystore) = keystore {
+        cmd.args(["--enclave", "/checkers/planner"])
+            .env("ROS_SECURITY_ENABLE", "true")
+            .env("ROS_SECURITY_STRATEGY", "Enforce")
+            .env("ROS_SECURITY_KEYSTORE", keystore);
+    }
+    cmd
+}
+
 /// The nodes the launch would start, as `checkers-robot launch --dry-run` prints them:
 /// (label, shell-quoted command line). For running the nodes one by one, e.g. to kill and
 /// restart one, which the launcher does not do (a node that dies stops the whole launch).

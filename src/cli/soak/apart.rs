@@ -14,9 +14,11 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use anyhow::Context;
-use checkers_robot::graph::client::GraphClient;
+use checkers_robot::graph::client::{GraphClient, PLAY_ENCLAVE};
+use checkers_robot::graph::sim::planner_command;
 use netns::{Host, Link};
 use ros::env::{DiscoveryRange, RosEnv};
+use ros::security::SecurityEnv;
 use ros::{Node, RosArgs};
 
 /// How much of the link's traffic a lossy turn drops, each way.
@@ -48,6 +50,7 @@ impl Apart {
         level: &str,
         domain: u16,
         run_dir: &Path,
+        keystore: Option<&Path>,
     ) -> anyhow::Result<Apart> {
         let link =
             Link::new("s").context("making two computers (network namespaces; root only)")?;
@@ -58,9 +61,16 @@ impl Apart {
         File::create(&log).with_context(|| format!("creating {}", log.display()))?;
         let stop = Arc::new(AtomicBool::new(false));
         let keeper = {
-            let (host, exe, log, stop) =
-                (link.b.clone(), exe.to_path_buf(), log.clone(), stop.clone());
-            std::thread::spawn(move || keep_planner(&host, &exe, &params, domain, &log, &stop))
+            let planner = Planner {
+                host: link.b.clone(),
+                exe: exe.to_path_buf(),
+                params,
+                domain,
+                keystore: keystore.map(Path::to_path_buf),
+                log: log.clone(),
+            };
+            let stop = stop.clone();
+            std::thread::spawn(move || keep_planner(&planner, &stop))
         };
         Ok(Apart {
             link,
@@ -72,20 +82,26 @@ impl Apart {
     }
 
     /// Our graph client on the robot's computer: made on a thread that joined its network, so
-    /// its sockets are that computer's.
-    pub fn client(&self, domain: u16) -> anyhow::Result<GraphClient> {
+    /// its sockets are that computer's. Secured, it is the policy's `play` node.
+    pub fn client(
+        &self,
+        domain: u16,
+        security: Option<SecurityEnv>,
+    ) -> anyhow::Result<GraphClient> {
         let runtime = tokio::runtime::Handle::current();
         let host = self.link.a.clone();
         std::thread::spawn(move || -> anyhow::Result<GraphClient> {
             host.enter()?;
             let _inside = runtime.enter();
-            let name = format!("soak_{}", std::process::id());
-            let args =
-                RosArgs::parse([name.as_str(), "--ros-args", "--enclave", "/checkers/play"])?;
+            let name = match security {
+                Some(_) => "play".to_string(),
+                None => format!("soak_{}", std::process::id()),
+            };
+            let args = RosArgs::parse([name.as_str(), "--ros-args", "--enclave", PLAY_ENCLAVE])?;
             let env = RosEnv {
                 domain_id: domain,
                 discovery: DiscoveryRange::Subnet,
-                security: None,
+                security,
             };
             Ok(GraphClient::on(Node::new(&name, args, env)?)?)
         })
@@ -130,22 +146,42 @@ impl Drop for Apart {
     }
 }
 
-/// Runs the planner on `host` until `stop`, starting it again [`RESPAWN_DELAY`] after it dies.
-fn keep_planner(
-    host: &Host,
-    exe: &Path,
-    params: &Path,
+/// The planner on the second computer, as [`planner_command`] starts it.
+struct Planner {
+    host: Host,
+    exe: PathBuf,
+    params: PathBuf,
     domain: u16,
-    log: &Path,
-    stop: &AtomicBool,
-) {
+    keystore: Option<PathBuf>,
+    log: PathBuf,
+}
+
+impl Planner {
+    fn start(&self) -> anyhow::Result<Child> {
+        let out = OpenOptions::new().append(true).open(&self.log)?;
+        Ok(planner_command(
+            &self.exe,
+            &self.params,
+            self.domain,
+            &self.host.ns,
+            self.keystore.as_deref(),
+        )
+        .stdin(Stdio::null())
+        .stdout(out.try_clone()?)
+        .stderr(out)
+        .spawn()?)
+    }
+}
+
+/// Runs the planner until `stop`, starting it again [`RESPAWN_DELAY`] after it dies.
+fn keep_planner(planner: &Planner, stop: &AtomicBool) {
     let note = |line: String| {
-        if let Ok(mut f) = OpenOptions::new().append(true).open(log) {
+        if let Ok(mut f) = OpenOptions::new().append(true).open(&planner.log) {
             let _ = writeln!(f, "[launch] {line}");
         }
     };
     while !stop.load(Ordering::Relaxed) {
-        let mut child = match start_planner(host, exe, params, domain, log) {
+        let mut child = match planner.start() {
             Ok(c) => c,
             Err(e) => {
                 note(format!("ERROR starting planner: {e:#}"));
@@ -173,31 +209,4 @@ fn keep_planner(
         }
         std::thread::sleep(RESPAWN_DELAY);
     }
-}
-
-fn start_planner(
-    host: &Host,
-    exe: &Path,
-    params: &Path,
-    domain: u16,
-    log: &Path,
-) -> anyhow::Result<Child> {
-    let out = OpenOptions::new().append(true).open(log)?;
-    Ok(host
-        .command(exe)
-        .args([
-            "node",
-            "planner_node",
-            "--ros-args",
-            "-r",
-            "__node:=planner",
-            "--params-file",
-        ])
-        .arg(params)
-        .env("ROS_DOMAIN_ID", domain.to_string())
-        .env("ROS_AUTOMATIC_DISCOVERY_RANGE", "SUBNET")
-        .stdin(Stdio::null())
-        .stdout(out.try_clone()?)
-        .stderr(out)
-        .spawn()?)
 }

@@ -28,12 +28,13 @@ use sim::rng::Rng;
 use super::best::resolve_spec;
 use super::watch::{human_move_text, line};
 use apart::Apart;
-use checkers_robot::graph::client::{describe_state, GraphClient};
+use checkers_robot::graph::client::{describe_state, GraphClient, PLAY_ENCLAVE};
 use checkers_robot::graph::sim::{
     archived_games, latest_pids, private_domain, SimGraph, SimOptions,
 };
 use faults::{Fault, NetFault, Turn};
 use health::Health;
+use ros::security::{SecurityEnv, Strategy};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -73,6 +74,10 @@ pub struct Args {
     /// (until the human's next turn) or is cut for 20 s, either alike.
     #[arg(long, default_value_t = 0.1)]
     net_fault_rate: f64,
+    /// Secured: a keystore made for the run (`security init` with config/security/policy.xml),
+    /// every node in its enclave under Enforce, the soak's client in the play enclave.
+    #[arg(long)]
+    secure: bool,
     /// Seed of the faults and kills drawn (0: a random one).
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -139,9 +144,31 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         &std::env::current_dir().context("reading the working directory")?,
     );
     let domain = private_domain(150..170, 0);
+    let keystore = if args.secure {
+        let ks = run_dir.join("keystore");
+        let policy = share.join("config/security/policy.xml");
+        sros2::init(&ks, &policy, &[])
+            .with_context(|| format!("making the keystore {}", ks.display()))?;
+        Some(ks)
+    } else {
+        None
+    };
+    let security = keystore.as_ref().map(|ks| SecurityEnv {
+        strategy: Strategy::Enforce,
+        keystore: Some(ks.clone()),
+        enclave_override: None,
+    });
     // Made before the launch and so dropped after it: the namespaces outlive the nodes in them.
     let mut apart = if args.planner_apart {
-        Some(Apart::start(&exe, &share, &args.level, domain, &run_dir)?)
+        let ks = keystore.as_deref();
+        Some(Apart::start(
+            &exe,
+            &share,
+            &args.level,
+            domain,
+            &run_dir,
+            ks,
+        )?)
     } else {
         None
     };
@@ -153,7 +180,7 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
         time_scale: args.time_scale,
         run_dir: run_dir.clone(),
         log: Some(log.clone()),
-        keystore: None,
+        keystore: keystore.clone(),
         firmware: "native".to_string(),
         web_port: 0,
         args: match apart {
@@ -164,7 +191,8 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
     };
     let mut graph = SimGraph::launch(&options)?;
     let client = match &apart {
-        Some(a) => a.client(domain)?,
+        Some(a) => a.client(domain, security)?,
+        None if security.is_some() => GraphClient::connect_with(domain, security, PLAY_ENCLAVE)?,
         None => GraphClient::connect(domain)?,
     };
     let logs: Vec<PathBuf> = std::iter::once(log.clone())
