@@ -87,7 +87,7 @@ mod tests {
     #[test]
     fn a_board_up_to_two_moves_each_ahead_of_a_late_state_is_kept() {
         let start = Position::start();
-        let mut board = start.clone();
+        let mut board = start;
         for mv in ["a3-b4", "f6-e5", "e3-f4", "b6-a5"] {
             board = after(&board, mv);
             assert_eq!(set_up_for(&start, board.occupancy_mask()), SetUp::Keep);
@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn a_board_of_another_game_is_set_up() {
         let start = Position::start();
-        let mut five = start.clone();
+        let mut five = start;
         for mv in ["a3-b4", "f6-e5", "e3-f4", "b6-a5", "g3-h4"] {
             five = after(&five, mv);
         }
