@@ -105,6 +105,9 @@ async fn secured_graph(salt: u16) {
     if let Err(e) = client.wait_ready(START).await {
         panic!("the secured graph did not come up: {e:#}\n{}", tail());
     }
+    if let Err(e) = client.wait_human(START).await {
+        panic!("the simulated human did not answer: {e:#}\n{}", tail());
+    }
     let first = client
         .wait_state(START, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
         .await

@@ -107,7 +107,11 @@ async fn an_operator_and_a_viewer_on_another_computer() {
         dir,
         domain,
     };
-    if let Err(e) = g.client.wait_ready(START).await {
+    let ready = async {
+        g.client.wait_ready(START).await?;
+        g.client.wait_human(START).await
+    };
+    if let Err(e) = ready.await {
         panic!(
             "the robot did not come up across the link: {e:#}\n{}",
             g.tail()
@@ -248,6 +252,13 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
             std::fs::read_to_string(g.dir.path().join("planner.log")).unwrap_or_default()
         )
     };
+    let ready = async {
+        g.client.wait_ready(START).await?;
+        g.client.wait_human(START).await
+    };
+    if let Err(e) = ready.await {
+        panic!("the robot did not come up: {e:#}\n{}", tail());
+    }
     let mut state = g
         .client
         .wait_state(START, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)

@@ -177,7 +177,11 @@ async fn play_one(args: &Args, spec: &search::PlannerSpec, n: u32) -> anyhow::Re
     bar.set_prefix(n.to_string());
     bar.enable_steady_tick(Duration::from_millis(200));
     bar.set_message("starting the simulated robot");
-    if let Err(e) = client.wait_ready(WAIT).await {
+    let ready = async {
+        client.wait_ready(WAIT).await?;
+        client.wait_human(WAIT).await
+    };
+    if let Err(e) = ready.await {
         bar.finish_and_clear();
         bail!(
             "{e:#} (launch log: {})",

@@ -154,6 +154,7 @@ impl Graph {
         };
         let up = async {
             g.client.wait_ready(START).await?;
+            g.client.wait_human(START).await?;
             g.client
                 .wait_state(START, |s| s.status == GameState::STATUS_WAITING_FOR_HUMAN)
                 .await

@@ -78,6 +78,8 @@ pub fn client_node(
 
 /// How many messages of a stream a slow reader may fall behind before it loses the oldest.
 const BACKLOG: usize = 512;
+/// One request of [`GraphClient::wait_human`], before it asks again.
+const HUMAN_ATTEMPT: Duration = Duration::from_secs(5);
 /// One scan request of [`GraphClient::wait_ready`], before it asks again.
 const SCAN_ATTEMPT: Duration = Duration::from_secs(10);
 
@@ -247,6 +249,30 @@ impl GraphClient {
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
+    }
+
+    /// Waits until the simulated human answers (`/sim/human_move`), asking it to move and press
+    /// nothing until an answer comes. A move must not be sent twice, so the first one has to
+    /// find the service matched both ways: under DDS Security on a busy machine a new client's
+    /// request and reply topics can take many seconds to match, and a request sent before that
+    /// is lost.
+    pub async fn wait_human(&self, timeout: Duration) -> Result<()> {
+        let nothing = HumanMove_Request {
+            move_text: String::new(),
+            error: HumanMove_Request::ERROR_NO_MOVE,
+            press_confirm: false,
+        };
+        let attempts = u32::try_from(timeout.as_millis() / HUMAN_ATTEMPT.as_millis())
+            .unwrap_or(u32::MAX)
+            .max(1);
+        self.human
+            .call_retrying(nothing, HUMAN_ATTEMPT, attempts)
+            .await
+            .map(|_| ())
+            .map_err(|source| GraphError::Call {
+                service: "/sim/human_move",
+                source,
+            })
     }
 
     /// The latest `/game/state`, if one has arrived.

@@ -168,7 +168,10 @@ pub async fn run(
         jobs.spawn(async move {
             // Until it works: a robot slow to come up is reported, and still awaited.
             loop {
-                let r = c.wait_ready(READY_WAIT).await.map(|_| ());
+                let r = match c.wait_ready(READY_WAIT).await {
+                    Ok(_) => c.wait_human(READY_WAIT).await,
+                    Err(e) => Err(e),
+                };
                 let ok = r.is_ok();
                 if ready_tx.send(r).is_err() || ok {
                     break;

@@ -198,8 +198,11 @@ async fn soak(args: &Args, spec: &search::PlannerSpec) -> anyhow::Result<ExitCod
     let logs: Vec<PathBuf> = std::iter::once(log.clone())
         .chain(apart.as_ref().map(|a| a.log.clone()))
         .collect();
-    client
-        .wait_ready(Duration::from_secs(120))
+    let ready = async {
+        client.wait_ready(Duration::from_secs(120)).await?;
+        client.wait_human(Duration::from_secs(60)).await
+    };
+    ready
         .await
         .with_context(|| format!("the robot did not start (launch log: {})", log.display()))?;
     println!("soak: launch log {}", log.display());
