@@ -89,6 +89,33 @@ impl Human {
             (true, Request::ERROR_DOUBLE_CONFIRM) => 2,
             (true, _) => 1,
         };
+        // Moving nothing and putting the board right need no reading of it: a board that cannot
+        // be read (two pieces dropped on one square) is what a person puts right.
+        match req.error {
+            Request::ERROR_NO_MOVE => {
+                return Ok(Plan {
+                    step: None,
+                    offset: 0.0,
+                    remove: Vec::new(),
+                    confirms,
+                    text: String::new(),
+                    note: "moved nothing".into(),
+                })
+            }
+            Request::ERROR_SET_UP => {
+                let (game, robot) = sim.game.ok_or(HumanError::NoGame)?;
+                sim.world.set_up(&game, robot);
+                return Ok(Plan {
+                    step: None,
+                    offset: 0.0,
+                    remove: Vec::new(),
+                    confirms,
+                    text: String::new(),
+                    note: "set the board up as the game has it".into(),
+                });
+            }
+            _ => {}
+        }
         let position = sim
             .world
             .position(self.side)
@@ -103,27 +130,7 @@ impl Human {
             note: note.to_string(),
         };
         match req.error {
-            Request::ERROR_NO_MOVE => Ok(Plan {
-                step: None,
-                offset: 0.0,
-                remove: Vec::new(),
-                confirms,
-                text: String::new(),
-                note: "moved nothing".into(),
-            }),
             Request::ERROR_ILLEGAL => self.illegal(sim, &position, text, confirms),
-            Request::ERROR_SET_UP => {
-                let (game, robot) = sim.game.ok_or(HumanError::NoGame)?;
-                sim.world.set_up(&game, robot);
-                Ok(Plan {
-                    step: None,
-                    offset: 0.0,
-                    remove: Vec::new(),
-                    confirms,
-                    text: String::new(),
-                    note: "set the board up as the game has it".into(),
-                })
-            }
             Request::ERROR_NONE | Request::ERROR_DOUBLE_CONFIRM => {
                 let mv = self.choose(sim, &position, text)?;
                 Ok(legal(mv, 0.0, mv.captured_squares().collect(), ""))
