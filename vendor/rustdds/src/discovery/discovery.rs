@@ -1142,6 +1142,11 @@ impl Discovery {
     });
     #[cfg(feature = "security")]
     self.spdp_quick_response_sent.remove(&participant_guidp);
+    // PATCH(checkers_robot): see SecureDiscovery::participant_lost.
+    #[cfg(feature = "security")]
+    if let Some(security) = self.security_opt.as_mut() {
+      security.participant_lost(participant_guidp);
+    }
   }
 
   fn send_endpoint_dispose_message(&self, endpoint_guid: GUID) {
@@ -1810,10 +1815,18 @@ impl Discovery {
     }
   }
 
-  pub fn participant_cleanup(&self) {
+  pub fn participant_cleanup(&mut self) {
     let removed = discovery_db_write(&self.discovery_db).participant_cleanup();
     for (guid_prefix, reason) in removed {
       debug!("participant cleanup - timeout for {guid_prefix:?}");
+      // PATCH(checkers_robot): see SecureDiscovery::participant_lost.
+      #[cfg(feature = "security")]
+      {
+        self.spdp_quick_response_sent.remove(&guid_prefix);
+        if let Some(security) = self.security_opt.as_mut() {
+          security.participant_lost(guid_prefix);
+        }
+      }
       self.send_discovery_notification(DiscoveryNotificationType::ParticipantLost { guid_prefix });
       self.send_participant_status(DomainParticipantStatusEvent::ParticipantLost {
         id: guid_prefix,

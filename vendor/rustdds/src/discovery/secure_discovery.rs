@@ -1610,6 +1610,28 @@ impl SecureDiscovery {
     }
   }
 
+  // PATCH(checkers_robot): what discovery kept of a participant, forgotten when it is lost:
+  // its handshake, our last authentication message to it, the key exchange messages from and
+  // to it, and its endpoints. Kept, they grew with every participant ever met (each node
+  // killed and started again is a new one), and a participant found again after an outage
+  // began its new handshake from the old one's state.
+  pub fn participant_lost(&mut self, prefix: GuidPrefix) {
+    self.handshake_states.remove(&prefix);
+    self.stored_authentication_messages.remove(&prefix);
+    self
+      .cached_key_exchange_messages_for_resend
+      .retain(|msg| msg.generic.destination_participant_guid.prefix != prefix);
+    self
+      .cached_received_key_exchange_messages
+      .retain(|(_local, remote), _| remote.prefix != prefix);
+    self
+      .user_data_endpoints_with_keys_already_sent_to
+      .retain(|guid| guid.prefix != prefix);
+    self
+      .relay_only_remote_readers
+      .retain(|guid| guid.prefix != prefix);
+  }
+
   pub fn participant_stateless_message_read(
     &mut self,
     message: &ParticipantStatelessMessage,

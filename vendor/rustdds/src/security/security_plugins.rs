@@ -921,15 +921,24 @@ impl SecurityPlugins {
     &mut self,
     remote_participant_guid_prefix: &GuidPrefix,
   ) -> SecurityResult<()> {
-    self
+    let identity = self
       .identity_handle_cache
       .remove(remote_participant_guid_prefix);
-    self
+    let permissions = self
       .permissions_handle_cache
       .remove(remote_participant_guid_prefix);
     self
       .handshake_handle_cache
       .remove(remote_participant_guid_prefix);
+    // PATCH(checkers_robot): the plugins forget the participant's identity and permissions
+    // too, which they kept for every participant ever met (each node killed and started
+    // again is a new one).
+    if let Some(handle) = permissions {
+      self.access.return_permissions_handle(handle)?;
+    }
+    if let Some(handle) = identity {
+      self.auth.return_identity_handle(handle)?;
+    }
     // PATCH(checkers_robot): the crypto plugin forgets the participant's endpoints with it
     // (unregister_participant). Forget their handles here too: kept, they made the endpoints
     // of a participant that returns after an outage look registered already, so they were

@@ -87,6 +87,14 @@ pub trait ParticipantAccessControl: Send {
   /// async mechanism to use?
   fn set_listener(&self) -> SecurityResult<()>;
 
+  /// PATCH(checkers_robot): forgets a remote participant's permissions (the spec's
+  /// return_permissions_handle), so that a participant lost leaves nothing behind. The
+  /// default keeps them.
+  fn return_permissions_handle(&mut self, handle: PermissionsHandle) -> SecurityResult<()> {
+    let _ = handle;
+    Ok(())
+  }
+
   /// get_participant_sec_attributes: section 8.4.2.9.22 of the Security
   /// specification.
   fn get_participant_sec_attributes(

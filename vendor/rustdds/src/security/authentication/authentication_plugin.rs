@@ -132,6 +132,14 @@ pub trait Authentication: Send {
   /// async mechanism to use?
   fn set_listener(&self) -> SecurityResult<()>;
 
+  /// PATCH(checkers_robot): forgets a remote participant's identity and its handshakes (the
+  /// spec's return_identity_handle, return_handshake_handle), so that a participant lost
+  /// leaves nothing behind. The default keeps them.
+  fn return_identity_handle(&mut self, handle: IdentityHandle) -> SecurityResult<()> {
+    let _ = handle;
+    Ok(())
+  }
+
   // TODO: Can the different return methods (e.g. return_identity_token) be left
   // out, since Rust manages memory for us?
 }

@@ -351,6 +351,19 @@ impl ParticipantAccessControl for AccessControlBuiltin {
     ))
   }
 
+  // PATCH(checkers_robot): a remote participant's permissions document, parsed and signed,
+  // its governance rules and CA were kept for good, for each participant ever met.
+  fn return_permissions_handle(&mut self, handle: PermissionsHandle) -> SecurityResult<()> {
+    self.domain_participant_permissions.remove(&handle);
+    self.signed_permissions_documents.remove(&handle);
+    self.domain_rules.remove(&handle);
+    self.permissions_ca_certificates.remove(&handle);
+    self
+      .identity_to_permissions
+      .retain(|_, permissions| *permissions != handle);
+    Ok(())
+  }
+
   fn get_participant_sec_attributes(
     &self,
     permissions_handle: PermissionsHandle,

@@ -1117,6 +1117,16 @@ impl Authentication for AuthenticationBuiltin {
       "set_listener not supported. Use status events in DataReader/DataWriter instead."
     ))
   }
+
+  // PATCH(checkers_robot): a remote participant's certificate, handshakes and shared secret
+  // were kept for good, a few tens of kB for each participant ever met.
+  fn return_identity_handle(&mut self, handle: IdentityHandle) -> SecurityResult<()> {
+    self.remote_participant_infos.remove(&handle);
+    self
+      .handshake_to_identity_handle_map
+      .retain(|_, identity| *identity != handle);
+    Ok(())
+  }
 }
 
 #[cfg(test)]
