@@ -8,7 +8,9 @@
 //! - The planner alone on the second computer (the robot thinking on a faster machine), secured
 //!   as well, in its enclave: the game is played over the link, then over the link losing 30% of its packets each way, then
 //!   with the link cut for 20 s during the robot's turn (the arbiter waits for the planner,
-//!   says so, and plays its move once the link is back), then with the planner's computer gone
+//!   says so, and plays its move once the link is back), then after the planner's computer
+//!   heard nothing for 15 s while the robot still heard it (a lease run out on one side only),
+//!   then with the planner's computer gone
 //!   for good (after the wait the robot plays at the game's level on its own computer). The
 //!   game goes on; every ply is in the archived PDN, which replays.
 
@@ -338,6 +340,23 @@ async fn the_planner_on_another_computer_over_a_lossy_link() {
         planner_events(&mut events),
         (0, 0),
         "the planner is back\n{}",
+        tail()
+    );
+
+    // The planner's computer deaf for 15 s while what it sends still arrives: its lease of the
+    // robot's participants runs out (10 s) and theirs of it does not. Once it hears again, the
+    // side that still holds a completed handshake is asked for a new one (rustdds patch 31),
+    // and the planner answers within the arbiter's wait.
+    link.b.lose(100).expect("the planner's computer deaf");
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    link.b.heal().expect("the planner's computer hears again");
+    state = go_on(&g, state).await;
+    state = play_human(&g.client, state.clone(), state.ply + 4, tail).await;
+    let (_, gave_up) = planner_events(&mut events);
+    assert_eq!(
+        gave_up,
+        0,
+        "the planner is found again after it was deaf\n{}",
         tail()
     );
 

@@ -93,6 +93,30 @@ impl Host {
     fn nft(&self, rule: &str) -> Result<()> {
         run("ip", &["netns", "exec", &self.ns, "nft", rule])
     }
+
+    /// This computer drops `percent` of the packets it receives over the link (100: it hears
+    /// nothing, while what it sends still arrives).
+    pub fn lose(&self, percent: u8) -> Result<()> {
+        self.nft("add table inet checkers_loss")?;
+        self.nft(
+            "add chain inet checkers_loss input { type filter hook input priority 0; policy accept; }",
+        )?;
+        // nft refuses `numgen random mod 100 < 100`.
+        let chance = if percent >= 100 {
+            String::new()
+        } else {
+            format!("numgen random mod 100 < {percent} ")
+        };
+        self.nft(&format!(
+            "add rule inet checkers_loss input iifname \"{}\" {chance}drop",
+            self.dev
+        ))
+    }
+
+    /// No more loss on this computer.
+    pub fn heal(&self) -> Result<()> {
+        self.nft("delete table inet checkers_loss")
+    }
 }
 
 /// Two computers joined by one link.
@@ -134,25 +158,14 @@ impl Link {
 
     /// Each computer drops `percent` of the packets it receives over the link.
     pub fn lose(&self, percent: u8) -> Result<()> {
-        for h in [&self.a, &self.b] {
-            h.nft("add table inet checkers_loss")?;
-            h.nft(
-                "add chain inet checkers_loss input { type filter hook input priority 0; policy accept; }",
-            )?;
-            h.nft(&format!(
-                "add rule inet checkers_loss input iifname \"{}\" numgen random mod 100 < {percent} drop",
-                h.dev
-            ))?;
-        }
-        Ok(())
+        self.a.lose(percent)?;
+        self.b.lose(percent)
     }
 
     /// No more loss.
     pub fn heal(&self) -> Result<()> {
-        for h in [&self.a, &self.b] {
-            h.nft("delete table inet checkers_loss")?;
-        }
-        Ok(())
+        self.a.heal()?;
+        self.b.heal()
     }
 
     /// The link down (`false`) or up again (`true`), as a pulled cable.

@@ -24,6 +24,12 @@ use super::{
 mod authentication;
 pub(in crate::security) mod types;
 
+// PATCH(checkers_robot): the token of the auth request SecureDiscovery sends when a
+// handshake stalls.
+pub(crate) fn new_auth_request_token() -> super::AuthRequestMessageToken {
+  types::BuiltinAuthRequestMessageToken::with_random_future_challenge().into()
+}
+
 // States for an ongoing handshake with a remote participant. Used by the plugin
 // internally. Note that there is no 'failed' state, since once a handshake has
 // started, it doesn't terminate if some step fails. Instead, it just doesn't

@@ -238,6 +238,15 @@ pub struct BuiltinAuthRequestMessageToken {
   future_challenge: Bytes, // In spec this is
 }
 
+// PATCH(checkers_robot): the auth request SecureDiscovery sends when a handshake stalls.
+impl BuiltinAuthRequestMessageToken {
+  pub fn with_random_future_challenge() -> Self {
+    Self {
+      future_challenge: Bytes::copy_from_slice(&rand::random::<[u8; 32]>()),
+    }
+  }
+}
+
 impl TryFrom<AuthRequestMessageToken> for BuiltinAuthRequestMessageToken {
   type Error = String;
 
