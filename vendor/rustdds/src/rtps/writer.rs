@@ -582,10 +582,19 @@ impl Writer {
   // send, or the writer-wide minimum over all matched readers for a
   // multicast-to-all send (one datagram shared by every reader).
   fn datagram_budget(&self, target_reader_opt: Option<&RtpsReaderProxy>) -> usize {
-    match target_reader_opt {
+    let budget = match target_reader_opt {
       Some(reader) => reader.max_datagram_payload(),
       None => self.min_datagram_payload,
+    };
+    // PATCH(checkers_robot): room for what security adds once the datagram is packed: the
+    // payload's crypto header and footer, and with submessage protection SEC_PREFIX, SEC_BODY
+    // and SEC_POSTFIX with their MACs. Packed to the full loopback budget (65 488 bytes), a
+    // secured DATA_FRAG could go past UDP's 65 507 and was then never sent, nor any repair of
+    // it.
+    if self.security_plugins.is_some() {
+      return budget.saturating_sub(SECURITY_DATAGRAM_RESERVE);
     }
+    budget
   }
 
   /// Largest serialized payload that fits in one unfragmented DATA submessage
@@ -2288,6 +2297,11 @@ const SUBMESSAGE_INFO_TS_INVALIDATE_SIZE: usize = 4;
 // risks a slight overestimate, which degrades to benign IP fragmentation rather
 // than data loss.
 const DATAFRAG_SUBMESSAGE_OVERHEAD: usize = 36;
+
+// PATCH(checkers_robot): see Writer::datagram_budget. A generous bound on what DDS Security's
+// built-in crypto adds to one datagram (crypto header 20, content length 4, common MAC 16,
+// receiver-specific MACs 20 each, the three secure submessage headers and alignment).
+const SECURITY_DATAGRAM_RESERVE: usize = 512;
 
 // A fifth of a finite, positive Deadline, clamped to
 // [REPAIR_INTERVAL_MIN, REPAIR_INTERVAL_MAX]. No Deadline, INFINITE, zero or
