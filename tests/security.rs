@@ -116,34 +116,51 @@ async fn secured_graph(salt: u16) {
     let reply = (GameEvent::KIND_ROBOT_MOVED, WAIT, "the robot's reply");
     graph_support::first_move_then(&client, &first, &mut events, reply, tail).await;
 
+    // rclpy over both of Jazzy's RMWs, each with its own DDS Security plugins. On r2r the
+    // nodes are rcl's over Cyclone DDS, which a secured Fast DDS participant never talks to
+    // (../shared/ros2's README), so there rclpy runs over Cyclone DDS only.
+    let ros = ros2_support::ros2_prefix();
+    let rmws: &[&str] = if ros::BACKEND == "r2r" {
+        &["rmw_cyclonedds_cpp"]
+    } else {
+        &["rmw_cyclonedds_cpp", "rmw_fastrtps_cpp"]
+    };
+    // The outsiders' checks wait out their whole time for what must never come: they run
+    // beside the checks of what must come, which keeps each of them whole and the test about
+    // a minute shorter. rclpy's outsiders have no credentials, so they take part in no
+    // handshake, and Fast DDS's beside Cyclone DDS's secured tools is no mixed handshake.
+    let intruders: Vec<_> = match &ros {
+        Some(ros) => rmws
+            .iter()
+            .map(|rmw| Rclpy::new(ros, dir.path(), &ks, domain, rmw).spawn(None, "intruder"))
+            .collect(),
+        None => Vec::new(),
+    };
     // rcl keeps one set of DDS settings per process (rmw_cyclonedds_cpp: one security
     // configuration per domain in a process), so on r2r the outsiders are rclpy's alone.
     if ros::BACKEND != "r2r" {
         outsiders_in_process(domain, &ks, &tail).await;
     }
-    if let Some(ros) = ros2_support::ros2_prefix() {
-        // rclpy over both of Jazzy's RMWs, each with its own DDS Security plugins. On r2r the
-        // nodes are rcl's over Cyclone DDS, which a secured Fast DDS participant never talks
-        // to (../shared/ros2's README), so there rclpy runs over Cyclone DDS only.
-        let rmws: &[&str] = if ros::BACKEND == "r2r" {
-            &["rmw_cyclonedds_cpp"]
-        } else {
-            &["rmw_cyclonedds_cpp", "rmw_fastrtps_cpp"]
-        };
+    if let Some(ros) = &ros {
         for rmw in rmws {
-            rclpy_checks(&ros, dir.path(), &ks, domain, rmw);
+            Rclpy::new(ros, dir.path(), &ks, domain, rmw).insiders();
+        }
+        for intruder in intruders {
+            let text = intruder.finish();
+            assert!(text.contains("state none"), "{text}");
+            assert!(text.contains("new_game unreachable"), "{text}");
         }
         // The stock tools once, against the default backend's graph: on r2r the nodes are
         // rcl's own, which the stock tools meet in every ROS 2 install.
-        if ros::BACKEND != "r2r" && ros2_support::has_viz(&ros) {
-            let msgs = ros2_support::checkers_msgs(&ros);
+        if ros::BACKEND != "r2r" && ros2_support::has_viz(ros) {
+            let msgs = ros2_support::checkers_msgs(ros);
             // The viewer (on Fast DDS) with Fast DDS's tools, then Cyclone DDS's tools alone:
             // never the two vendors' secured participants at once, whose handshakes with each
             // other fail (../shared/ros2's README). Side by side, a Cyclone tool once found no
             // /game/new in three tries of 30 s.
             let operator =
-                |rmw| stock_tools::operator_commands(&ros, &msgs, dir.path(), &ks, domain, rmw);
-            let mut viewer = stock_tools::Viewer::start(&ros, dir.path(), &ks, domain);
+                |rmw| stock_tools::operator_commands(ros, &msgs, dir.path(), &ks, domain, rmw);
+            let mut viewer = stock_tools::Viewer::start(ros, dir.path(), &ks, domain);
             operator("rmw_fastrtps_cpp");
             viewer.check(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("rviz-viewer.png"));
             drop(viewer);
@@ -154,9 +171,17 @@ async fn secured_graph(salt: u16) {
     drop(sim);
 }
 
-/// No credentials, then the viewer's enclave, from this process with our own client.
+/// No credentials, and the viewer's enclave, side by side from this process with our own
+/// client.
 async fn outsiders_in_process(domain: u16, ks: &Path, tail: &dyn Fn() -> String) {
-    // No credentials: the secured participants never match it.
+    tokio::join!(
+        intruder_in_process(domain),
+        viewer_in_process(domain, ks, tail)
+    );
+}
+
+/// No credentials: the secured participants never match it.
+async fn intruder_in_process(domain: u16) {
     let mut intruder =
         client_node(domain, None, "/", "intruder", "intruder").expect("an unsecured node");
     let states = intruder
@@ -166,13 +191,16 @@ async fn outsiders_in_process(domain: u16, ks: &Path, tail: &dyn Fn() -> String)
         .service_client::<NewGame>("/game/new")
         .expect("client");
     let mut stream = states.stream();
-    let seen = tokio::time::timeout(OUTSIDER, stream.next()).await;
+    let (seen, answer) = tokio::join!(
+        tokio::time::timeout(OUTSIDER, stream.next()),
+        new_game.call(NewGame_Request::default(), OUTSIDER)
+    );
     assert!(seen.is_err(), "an outsider read /game/state: {seen:?}");
-    let answer = new_game.call(NewGame_Request::default(), OUTSIDER).await;
     assert!(answer.is_err(), "an outsider started a game: {answer:?}");
-    drop(stream);
+}
 
-    // The viewer (rviz2's enclave) sees the arm but may not move it.
+/// The viewer (rviz2's enclave) sees the arm but may not move it.
+async fn viewer_in_process(domain: u16, ks: &Path, tail: &dyn Fn() -> String) {
     let mut viewer = client_node(domain, enforce(ks), "/checkers/viewer", "rviz2", "viewer")
         .expect("the viewer joins");
     let joints = viewer
@@ -206,49 +234,99 @@ async fn outsiders_in_process(domain: u16, ks: &Path, tail: &dyn Fn() -> String)
 }
 
 /// rclpy on `rmw` (whose DDS Security plugins are its DDS's own) with the same keystore.
-fn rclpy_checks(ros: &Path, dir: &Path, ks: &Path, domain: u16, rmw: &str) {
-    let msgs = ros2_support::checkers_msgs(ros);
-    let run = |enclave: Option<&str>, mode: &str| {
+struct Rclpy<'a> {
+    ros: &'a Path,
+    msgs: std::path::PathBuf,
+    dir: &'a Path,
+    ks: &'a Path,
+    domain: u16,
+    rmw: &'a str,
+}
+
+/// One run of tests/ros2/secure_client.py, its output read when it ends.
+struct RclpyRun {
+    child: std::process::Child,
+    what: String,
+}
+
+impl RclpyRun {
+    fn finish(self) -> String {
+        let out = self.child.wait_with_output().expect("bash runs");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        eprintln!(
+            "rclpy {}: {text}{}",
+            self.what,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    }
+}
+
+impl<'a> Rclpy<'a> {
+    fn new(ros: &'a Path, dir: &'a Path, ks: &'a Path, domain: u16, rmw: &'a str) -> Self {
+        let msgs = ros2_support::checkers_msgs(ros);
+        Rclpy {
+            ros,
+            msgs,
+            dir,
+            ks,
+            domain,
+            rmw,
+        }
+    }
+
+    /// Starts the script in `mode` in `enclave` (`None`: no credentials).
+    fn spawn(&self, enclave: Option<&str>, mode: &str) -> RclpyRun {
         let security = match enclave {
             Some(e) => format!(
                 "export ROS_SECURITY_ENABLE=true ROS_SECURITY_STRATEGY=Enforce \
                  ROS_SECURITY_KEYSTORE={} ROS_SECURITY_ENCLAVE_OVERRIDE={e} && ",
-                ks.display()
+                self.ks.display()
             ),
             None => String::new(),
         };
         let script = format!(
             "source {}/local_setup.bash && {security}python3 {} {mode} 20",
-            msgs.display(),
+            self.msgs.display(),
             Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("tests/ros2/secure_client.py")
                 .display()
         );
-        let out = ros2_support::ros_shell(rmw, ros, ros, dir, domain, &script)
-            .output()
-            .expect("bash runs");
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        eprintln!(
-            "rclpy {mode} ({rmw}): {text}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        text
-    };
-    // The operator once more when it found nothing at all: a new participant that does not
-    // match the graph in time is the secured-discovery gap of docs/security.md, and one more
-    // try costs 20 s where a new launch costs minutes. Printed either way.
-    let mut operator = run(Some("/checkers/operator"), "operator");
-    if operator.contains("state none") && operator.contains("new_game unreachable") {
-        eprintln!("security: rclpy's operator ({rmw}) found nothing; once more");
-        operator = run(Some("/checkers/operator"), "operator");
+        let child =
+            ros2_support::ros_shell(self.rmw, self.ros, self.ros, self.dir, self.domain, &script)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("bash runs");
+        RclpyRun {
+            child,
+            what: format!("{mode} ({})", self.rmw),
+        }
     }
-    assert!(operator.contains("state ply="), "{operator}");
-    assert!(operator.contains("new_game success=True"), "{operator}");
-    let intruder = run(None, "intruder");
-    assert!(intruder.contains("state none"), "{intruder}");
-    assert!(intruder.contains("new_game unreachable"), "{intruder}");
-    let viewer = run(Some("/checkers/viewer"), "viewer");
-    assert!(viewer.contains("joints "), "{viewer}");
-    assert!(!viewer.contains("joints none"), "{viewer}");
-    assert!(viewer.contains("goal refused"), "{viewer}");
+
+    fn run(&self, enclave: Option<&str>, mode: &str) -> String {
+        self.spawn(enclave, mode).finish()
+    }
+
+    /// The operator reads the game and starts a new one; the viewer reads the joints and may
+    /// not send the arm a goal.
+    fn insiders(&self) {
+        // The operator once more when it found nothing at all: a new participant that does
+        // not match the graph in time is the secured-discovery gap of docs/security.md, and
+        // one more try costs 20 s where a new launch costs minutes. Printed either way.
+        let mut operator = self.run(Some("/checkers/operator"), "operator");
+        if operator.contains("state none") && operator.contains("new_game unreachable") {
+            eprintln!(
+                "security: rclpy's operator ({}) found nothing; once more",
+                self.rmw
+            );
+            operator = self.run(Some("/checkers/operator"), "operator");
+        }
+        assert!(operator.contains("state ply="), "{operator}");
+        assert!(operator.contains("new_game success=True"), "{operator}");
+        let viewer = self.run(Some("/checkers/viewer"), "viewer");
+        assert!(viewer.contains("joints "), "{viewer}");
+        assert!(!viewer.contains("joints none"), "{viewer}");
+        assert!(viewer.contains("goal refused"), "{viewer}");
+    }
 }
