@@ -8,16 +8,13 @@ every set in LANES lanes, the longest first. Each binary runs in a network names
 (`unshare --net`, loopback only), so two graphs never hear each other whatever ROS domain
 they pick, and a test that binds a fixed port or domain is alone there, as under `cargo test`.
 
-Usage: test_lanes.py [--lanes N] [--again "VARS | NAMES"]... [--beside CMD] SET [SET ...]
+Usage: test_lanes.py [--lanes N] [--again "VARS | NAMES"]... SET [SET ...]
   SET: "[VAR=VALUE ...] | CARGO_TEST_ARGS", e.g. "| --workspace"; the variables are set for the
   build and the run.
   --again: the binaries NAMES (test target names; `*` all, `!NAME` but not that one) of the sets
   above run once more with the variables VARS, e.g. "RMW_IMPLEMENTATION=rmw_fastrtps_cpp |
   ros2_interop ros2_launch". Nothing is built again: a cargo build of only those targets
   resolves the dev-dependencies' features otherwise and builds half the workspace anew.
-  --beside: a shell command that runs beside the lanes, once the sets are built, at the lowest
-  CPU and I/O priority: the tests mostly wait, and CI builds its next stage in the time they
-  leave (tools/ci/r2r_deps.sh). Its output is printed when it ends; its failure fails the run.
 
 Without root (no network namespaces) it runs one binary at a time, as `cargo test` would. The
 output of each binary is printed whole when it ends, after a `Running NAME` line as cargo
@@ -28,7 +25,6 @@ import argparse
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,52 +104,10 @@ def isolated():
         return False
 
 
-class Beside:
-    """A command run beside the lanes, only on what CPU and disk time they leave."""
-
-    def __init__(self, command):
-        self.command = command
-        self.out = tempfile.TemporaryFile()
-        self.began = time.monotonic()
-        prefix = ["ionice", "-c", "3"] if shutil.which("ionice") else []
-        print(f"== beside the tests, at idle priority: {command}", flush=True)
-        self.child = subprocess.Popen(
-            [*prefix, "bash", "-c", command],
-            stdout=self.out,
-            stderr=subprocess.STDOUT,
-            preexec_fn=idle_priority,
-        )
-
-    def finish(self, start):
-        """Waits for it, prints its output; whether it succeeded."""
-        if self.child.poll() is None:
-            print("== waiting for the command beside the tests", flush=True)
-        code = self.child.wait()
-        self.out.seek(0)
-        text = self.out.read().decode("utf-8", "replace")
-        print(text, end="" if text.endswith("\n") else "\n", flush=True)
-        print(
-            f"== beside the tests: {'ok' if code == 0 else f'FAILED ({code})'} in "
-            f"{time.monotonic() - self.began:.0f} s (at {time.monotonic() - start:.0f} s)",
-            flush=True,
-        )
-        return code == 0
-
-
-def idle_priority():
-    """In the child: the scheduler's idle class where the kernel has it, the lowest nice."""
-    os.nice(19)
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except (AttributeError, OSError):
-        pass
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--lanes", type=int, default=2)
     parser.add_argument("--again", action="append", default=[])
-    parser.add_argument("--beside")
     parser.add_argument("sets", nargs="+")
     opts = parser.parse_args()
 
@@ -185,7 +139,6 @@ def main():
     lock = threading.Lock()
     failed = []
     start = time.monotonic()
-    beside = Beside(opts.beside) if opts.beside else None
 
     def run(job):
         cmd = [job["exe"]]
@@ -269,8 +222,6 @@ def main():
     for t in threads:
         t.join()
     print(f"== {len(jobs)} test binaries in {time.monotonic() - start:.0f} s", flush=True)
-    if beside is not None and not beside.finish(start):
-        failed.append(f"beside the tests: {opts.beside}")
     if failed:
         print("== failed: " + ", ".join(failed), flush=True)
         sys.exit(1)
