@@ -35,6 +35,20 @@ struct Plan {
     note: String,
 }
 
+impl Plan {
+    /// A plan that moves no piece: only the confirms, and what the person is said to do.
+    fn still(confirms: u8, note: &str) -> Plan {
+        Plan {
+            step: None,
+            offset: 0.0,
+            remove: Vec::new(),
+            confirms,
+            text: String::new(),
+            note: note.into(),
+        }
+    }
+}
+
 fn fail(message: impl Into<String>) -> Response {
     Response {
         success: false,
@@ -92,27 +106,11 @@ impl Human {
         // Moving nothing and putting the board right need no reading of it: a board that cannot
         // be read (two pieces dropped on one square) is what a person puts right.
         match req.error {
-            Request::ERROR_NO_MOVE => {
-                return Ok(Plan {
-                    step: None,
-                    offset: 0.0,
-                    remove: Vec::new(),
-                    confirms,
-                    text: String::new(),
-                    note: "moved nothing".into(),
-                })
-            }
+            Request::ERROR_NO_MOVE => return Ok(Plan::still(confirms, "moved nothing")),
             Request::ERROR_SET_UP => {
                 let (game, robot) = sim.game.ok_or(HumanError::NoGame)?;
                 sim.world.set_up(&game, robot);
-                return Ok(Plan {
-                    step: None,
-                    offset: 0.0,
-                    remove: Vec::new(),
-                    confirms,
-                    text: String::new(),
-                    note: "set the board up as the game has it".into(),
-                });
+                return Ok(Plan::still(confirms, "set the board up as the game has it"));
             }
             _ => {}
         }
