@@ -129,21 +129,32 @@ async fn secured_graph(salt: u16) {
     // beside the checks of what must come, which keeps each of them whole and the test about
     // a minute shorter. rclpy's outsiders have no credentials, so they take part in no
     // handshake, and Fast DDS's beside Cyclone DDS's secured tools is no mixed handshake.
-    let intruders: Vec<_> = match &ros {
-        Some(ros) => rmws
-            .iter()
-            .map(|rmw| Rclpy::new(ros, dir.path(), &ks, domain, rmw).spawn(None, "intruder"))
-            .collect(),
-        None => Vec::new(),
+    let msgs = ros.as_deref().map(ros2_support::checkers_msgs);
+    let rclpy = |rmw| {
+        let ros = ros.as_deref()?;
+        let msgs = msgs.as_deref()?;
+        Some(Rclpy {
+            ros,
+            msgs,
+            dir: dir.path(),
+            ks: &ks,
+            domain,
+            rmw,
+        })
     };
+    let intruders: Vec<_> = rmws
+        .iter()
+        .filter_map(|rmw| rclpy(rmw))
+        .map(|r| r.spawn(None, "intruder"))
+        .collect();
     // rcl keeps one set of DDS settings per process (rmw_cyclonedds_cpp: one security
     // configuration per domain in a process), so on r2r the outsiders are rclpy's alone.
     if ros::BACKEND != "r2r" {
         outsiders_in_process(domain, &ks, &tail).await;
     }
-    if let Some(ros) = &ros {
-        for rmw in rmws {
-            Rclpy::new(ros, dir.path(), &ks, domain, rmw).insiders();
+    if let (Some(ros), Some(msgs)) = (&ros, &msgs) {
+        for rclpy in rmws.iter().filter_map(|rmw| rclpy(rmw)) {
+            rclpy.insiders();
         }
         for intruder in intruders {
             let text = intruder.finish();
@@ -153,13 +164,12 @@ async fn secured_graph(salt: u16) {
         // The stock tools once, against the default backend's graph: on r2r the nodes are
         // rcl's own, which the stock tools meet in every ROS 2 install.
         if ros::BACKEND != "r2r" && ros2_support::has_viz(ros) {
-            let msgs = ros2_support::checkers_msgs(ros);
             // The viewer (on Fast DDS) with Fast DDS's tools, then Cyclone DDS's tools alone:
             // never the two vendors' secured participants at once, whose handshakes with each
             // other fail (../shared/ros2's README). Side by side, a Cyclone tool once found no
             // /game/new in three tries of 30 s.
             let operator =
-                |rmw| stock_tools::operator_commands(ros, &msgs, dir.path(), &ks, domain, rmw);
+                |rmw| stock_tools::operator_commands(ros, msgs, dir.path(), &ks, domain, rmw);
             let mut viewer = stock_tools::Viewer::start(ros, dir.path(), &ks, domain);
             operator("rmw_fastrtps_cpp");
             viewer.check(&Path::new(env!("CARGO_TARGET_TMPDIR")).join("rviz-viewer.png"));
@@ -236,7 +246,8 @@ async fn viewer_in_process(domain: u16, ks: &Path, tail: &dyn Fn() -> String) {
 /// rclpy on `rmw` (whose DDS Security plugins are its DDS's own) with the same keystore.
 struct Rclpy<'a> {
     ros: &'a Path,
-    msgs: std::path::PathBuf,
+    /// checkers_msgs as colcon built it.
+    msgs: &'a Path,
     dir: &'a Path,
     ks: &'a Path,
     domain: u16,
@@ -263,28 +274,11 @@ impl RclpyRun {
 }
 
 impl<'a> Rclpy<'a> {
-    fn new(ros: &'a Path, dir: &'a Path, ks: &'a Path, domain: u16, rmw: &'a str) -> Self {
-        let msgs = ros2_support::checkers_msgs(ros);
-        Rclpy {
-            ros,
-            msgs,
-            dir,
-            ks,
-            domain,
-            rmw,
-        }
-    }
-
     /// Starts the script in `mode` in `enclave` (`None`: no credentials).
     fn spawn(&self, enclave: Option<&str>, mode: &str) -> RclpyRun {
-        let security = match enclave {
-            Some(e) => format!(
-                "export ROS_SECURITY_ENABLE=true ROS_SECURITY_STRATEGY=Enforce \
-                 ROS_SECURITY_KEYSTORE={} ROS_SECURITY_ENCLAVE_OVERRIDE={e} && ",
-                self.ks.display()
-            ),
-            None => String::new(),
-        };
+        let security = enclave
+            .map(|e| stock_tools::secured(self.ks, e))
+            .unwrap_or_default();
         let script = format!(
             "source {}/local_setup.bash && {security}python3 {} {mode} 20",
             self.msgs.display(),

@@ -92,7 +92,8 @@ pub fn documented(mark: &str) -> Vec<String> {
     lines
 }
 
-fn secured(ks: &Path, enclave: &str) -> String {
+/// The shell exports that put a ROS 2 process in `enclave` of the keystore `ks`, Enforce.
+pub fn secured(ks: &Path, enclave: &str) -> String {
     format!(
         "export ROS_SECURITY_ENABLE=true ROS_SECURITY_STRATEGY=Enforce \
          ROS_SECURITY_KEYSTORE={} ROS_SECURITY_ENCLAVE_OVERRIDE={enclave} && ",
