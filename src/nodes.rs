@@ -22,6 +22,9 @@ pub fn dispatch(argv: &[OsString]) -> Option<ExitCode> {
         );
         return Some(ExitCode::from(2));
     };
+    if let Err(e) = node_exec::tune_allocator() {
+        eprintln!("warning: {name} runs with glibc's malloc untuned: {e}");
+    }
     let args: Vec<String> = argv[3..]
         .iter()
         .map(|a| a.to_string_lossy().into_owned())

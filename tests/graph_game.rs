@@ -12,6 +12,19 @@ use graph_support::{play_human_to_the_end, serial, sim, Graph};
 async fn a_whole_game_to_its_end_archived_as_a_pdn_that_replays() {
     let _one = serial().await;
     let g = Graph::start(0, "novice").await;
+    // Each node runs with glibc's malloc tuned (node_exec::tune_allocator, docs/soak.md).
+    for node in ["arbiter", "planner", "sim"] {
+        let pid = g.pid(node);
+        let environ =
+            std::fs::read(format!("/proc/{pid}/environ")).expect("the node's environment");
+        // glibc cuts the variable at its first ':' as it reads it.
+        let tuned = environ.split(|b| *b == 0).any(|v| {
+            v.strip_prefix(b"GLIBC_TUNABLES=").is_some_and(|t| {
+                !t.is_empty() && node_exec::MALLOC_TUNABLES.as_bytes().starts_with(t)
+            })
+        });
+        assert!(tuned, "{node} runs untuned");
+    }
     // A strong human against the weakest level: the game ends soon.
     let first = g.client.state().expect("a state");
     let state = play_human_to_the_end(&g.client, first, || g.tail()).await;

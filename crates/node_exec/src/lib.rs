@@ -56,5 +56,28 @@ pub fn exec(name: &str) -> ExitCode {
     ExitCode::from(127)
 }
 
+/// glibc's malloc as a node wants it (docs/soak.md, "The allocator"). A fixed mmap threshold:
+/// glibc raises it to the size of each large buffer freed, after which buffers of that size
+/// (a burst of DDS repairs, a marker array) came from the heap and their pages stayed with the
+/// process. Two arenas, not one per thread, each of which kept its own freed pages.
+pub const MALLOC_TUNABLES: &str = "glibc.malloc.mmap_threshold=65536:glibc.malloc.arena_max=2";
+
+/// Runs this process again, same id and arguments, with [`MALLOC_TUNABLES`] in
+/// `GLIBC_TUNABLES` (read by glibc only as a process starts), unless `GLIBC_TUNABLES` is set
+/// already: by an earlier pass, or by the user, whose own choice stands. `Ok` when there was
+/// nothing to do; `Err` says why it could not, and the caller goes on untuned.
+pub fn tune_allocator() -> std::io::Result<()> {
+    if std::env::var_os("GLIBC_TUNABLES").is_some() {
+        return Ok(());
+    }
+    let exe = std::env::current_exe()?;
+    let mut args = std::env::args_os().skip(1);
+    let err = Command::new(exe)
+        .args(&mut args)
+        .env("GLIBC_TUNABLES", MALLOC_TUNABLES)
+        .exec();
+    Err(err)
+}
+
 #[cfg(test)]
 mod tests;

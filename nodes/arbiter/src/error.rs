@@ -8,12 +8,15 @@ use ros::{GoalOutcome, RosError};
 use crate::referee::RefereeError;
 
 impl ArbiterError {
-    /// The planner did not take the goal or went silent: its computer may be away, and it is
-    /// worth waiting for. A planner that answered badly is not.
+    /// The planner did not take the goal, went silent or answered late: its computer may be
+    /// away, or the link to it losing packets (an answer repaired after the deadline), and it
+    /// is worth waiting for. A planner that answered badly is not.
     pub fn planner_unreachable(&self) -> bool {
         matches!(
             self,
-            ArbiterError::PlannerRefused(_) | ArbiterError::Planner(_)
+            ArbiterError::PlannerRefused(_)
+                | ArbiterError::Planner(_)
+                | ArbiterError::PlannerLate(_)
         )
     }
 }

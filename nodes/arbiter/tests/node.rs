@@ -123,6 +123,7 @@ fn spawn_arbiter(domain: u16, state_dir: &std::path::Path) -> tokio::task::JoinH
         "time_budget_s:=0.2".into(),
         "planner_margin_s:=1.5".into(),
         "scan_timeout_s:=2.0".into(),
+        "planner_wait_s:=3.0".into(),
     ];
     let n = node("arbiter", domain, &params);
     tokio::spawn(async move {
@@ -301,11 +302,22 @@ async fn a_human_move_then_the_robots_reply_then_a_restart_resumes() {
 async fn a_planner_that_hangs_never_stalls_the_game() {
     let mut scene = Scene::start(domain(11), true, false).await;
     scene.human_moves().await;
+    // It takes the goal and never answers: the arbiter says so, asks again for
+    // planner_wait_s, then plays on its own.
+    let away = until(&mut scene.events, "the planner away", |e| {
+        e.kind == GameEvent::KIND_PLANNER_AWAY
+    })
+    .await;
+    assert!(away.text.contains("did not answer within"), "{}", away.text);
     let timeout = until(&mut scene.events, "a planner timeout", |e| {
         e.kind == GameEvent::KIND_PLANNER_TIMEOUT
     })
     .await;
-    assert!(timeout.text.contains("quick move"), "{}", timeout.text);
+    assert!(
+        timeout.text.contains("stayed away for 3 s"),
+        "{}",
+        timeout.text
+    );
     until(&mut scene.events, "the robot's quick move", |e| {
         e.kind == GameEvent::KIND_ROBOT_MOVED
     })

@@ -121,6 +121,9 @@ fn publish_parameter_changes(
 /// At the moment there are only Discovery (DDS and ROS 2 Graph) event
 /// processing, but this would be extended to handle Parameters and other
 /// possible background tasks also.
+// PATCH(checkers_robot): as long as RustDDS keeps a lost participant's endpoints for its return.
+const LOST_NODES_KEEP: std::time::Duration = std::time::Duration::from_secs(300);
+
 pub struct Spinner {
   ros_context: Context,
   stop_spin_receiver: async_channel::Receiver<()>,
@@ -156,6 +159,12 @@ impl Spinner {
     let dds_status_listener = self.ros_context.domain_participant().status_listener();
     let dds_status_stream = dds_status_listener.as_async_status_stream();
     pin_mut!(dds_status_stream);
+
+    // PATCH(checkers_robot): the nodes of participants whose lease ran out, by participant,
+    // with when: given back if it returns within LOST_NODES_KEEP (see ParticipantLost below).
+    // (Keyed by GuidPrefix, which RustDDS does not export.)
+    let mut lost_nodes: BTreeMap<_, (std::time::Instant, Vec<(Gid, Vec<NodeEntitiesInfo>)>)> =
+      BTreeMap::new();
 
     let ros_discovery_topic = self.ros_context.ros_discovery_topic();
     let ros_discovery_reader = self
@@ -383,9 +392,44 @@ impl Spinner {
             // PATCH(checkers_robot): a participant that is gone takes its nodes with it. The
             // node table kept every participant ever seen (a node killed and respawned is a new
             // one), some kB each, and listed its nodes as if they were still there.
+            // Its nodes wait LOST_NODES_KEEP for its return: the ros_discovery_info it sends us
+            // again then is the sample we have read already, and is not read twice.
+            // Its endpoints leave the match tables: only an SEDP dispose took them out, so a
+            // server went on taking a client whose lease had run out for matched, and replied
+            // before its reply reader was matched again, to nobody.
             DomainParticipantStatusEvent::ParticipantLost {id, ..} => {
-              self.external_nodes.lock().unwrap_or_else(|e| e.into_inner())
-                .retain(|gid, _| GUID::from(*gid).prefix != id);
+              let now = std::time::Instant::now();
+              lost_nodes.retain(|_, (since, _)| now.duration_since(*since) < LOST_NODES_KEEP);
+              let mut nodes = self.external_nodes.lock().unwrap_or_else(|e| e.into_inner());
+              let gone: Vec<Gid> =
+                nodes.keys().filter(|gid| GUID::from(**gid).prefix == id).copied().collect();
+              let gone: Vec<(Gid, Vec<NodeEntitiesInfo>)> =
+                gone.into_iter().filter_map(|gid| nodes.remove(&gid).map(|n| (gid, n))).collect();
+              drop(nodes);
+              if !gone.is_empty() {
+                lost_nodes.insert(id, (now, gone));
+              }
+              for remotes in self.writers_to_remote_readers.lock().unwrap_or_else(|e| e.into_inner())
+                .values_mut()
+              {
+                remotes.retain(|r| r.prefix != id);
+              }
+              for remotes in self.readers_to_remote_writers.lock().unwrap_or_else(|e| e.into_inner())
+                .values_mut()
+              {
+                remotes.retain(|w| w.prefix != id);
+              }
+              None
+            }
+            // PATCH(checkers_robot): see ParticipantLost.
+            DomainParticipantStatusEvent::ParticipantDiscovered {dpd} => {
+              if let Some((_, back)) = lost_nodes.remove(&dpd.guid.prefix) {
+                let mut nodes = self.external_nodes.lock().unwrap_or_else(|e| e.into_inner());
+                for (gid, info) in back {
+                  // A newer announcement that came first stands.
+                  nodes.entry(gid).or_insert(info);
+                }
+              }
               None
             }
 

@@ -50,7 +50,10 @@ impl Arbiter {
                     .await;
                     return Some(mv);
                 }
-                Err(e) => last = e,
+                Err(e) => {
+                    tracing::debug!("the planner still does not answer: {e}");
+                    last = e;
+                }
             }
         }
         let (mv, how) = self.local_move().await;
