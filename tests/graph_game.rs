@@ -17,7 +17,8 @@ async fn a_whole_game_to_its_end_archived_as_a_pdn_that_replays() {
         let pid = g.pid(node);
         let environ =
             std::fs::read(format!("/proc/{pid}/environ")).expect("the node's environment");
-        // glibc cuts the variable at its first ':' as it reads it.
+        // glibc's parser leaves a NUL at each ':' of the variable it read: the first tunable
+        // is what stays in its place.
         let tuned = environ.split(|b| *b == 0).any(|v| {
             v.strip_prefix(b"GLIBC_TUNABLES=").is_some_and(|t| {
                 !t.is_empty() && node_exec::MALLOC_TUNABLES.as_bytes().starts_with(t)
